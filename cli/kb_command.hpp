@@ -1,0 +1,18 @@
+// `denpex kb`: the knowledge base as a terminal reference (list, show as markdown, patterns for other tools).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/knowledge.hpp"
+
+namespace denpex::cli {
+
+// Returns the process exit code (2 for usage errors, 1 for an unknown id).
+int kb_command(const KnowledgeBase& kb, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// The markdown reference card of one entry (also used for hovers by the server).
+std::string entry_markdown(const Entry& e);
+
+}  // namespace denpex::cli

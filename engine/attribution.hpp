@@ -1,0 +1,77 @@
+// Attribution: who wrote a log line, and when.
+//
+// Contract. `attribute(text, ctx)` looks at one normalised log line (ANSI codes already stripped, no line
+// terminator) and returns what its prefixes and well-known in-line markers say about the writer: global rank,
+// local rank, srun task, host, pid, local CUDA device and time. It never allocates per call beyond the
+// returned strings, never looks at other lines and runs in time linear in the line length (RE2 only, no
+// backtracking). Prefix parsers are tried in a fixed order; each one strips what it recognised, so stacked
+// prefixes (`worker-1: [default0]:[rank12]:[E0903 04:12:58.641 ProcessGroupNCCL.cpp:1515] ...`) all count.
+// `body_offset` is where the text after all recognised prefixes starts.
+//
+// What is recognised (examples are the formats, not a closed list):
+//   torchrun tee     `[default3]:` / `[trainer3]:`        -> local_rank 3 (the role name is ignored)
+//   torchrun/c10     `[rank3]:` (also doubled, stacked)   -> rank 3 (global)
+//   ProcessGroupNCCL `[Rank 3]`, `[PG 0 Rank 3]`, `[PG 0 (default_pg) Rank 3]`, `[PG ID 0 PG GUID 0(default_pg) Rank 3]`
+//                    -> rank only when the PG is the default one (id 0 or desc default_pg); otherwise pg_rank
+//   NCCL             `host:pid:tid [dev] NCCL WARN|INFO ...` (optionally after `[YYYY-mm-dd HH:MM:SS] `)
+//                    -> host, pid, cuda_dev (dev is the local GPU, not a rank)
+//   NCCL Init        `... comm 0x.. rank 24 nranks 32 cudaDev 0 nvmlDev 0 busId 7000 ... Init COMPLETE`
+//                    -> rank 24, world_size 32, bus_id "7000" (with host/pid from the NCCL prefix)
+//   srun --label     `3: `                                 -> srun_task 3 (a task, never a rank)
+//   mpirun           `[1,6]<stdout>:` / `[1,6]<stderr>:`   -> rank 6
+//   pdsh             `host: ` (a hostname-looking token then ": ") -> host
+//   Ray              `(Worker pid=123, ip=10.0.0.1)` / `(RayTrainWorker pid=..)` -> pid, host (ip)
+//   DeepSpeed        `[2024-02-09 09:09:15,164] [INFO] [launch.py:123:main] ...` -> time (the launcher's line)
+//   glog/c10         `E1023 14:02:03.123456 1234 file.cpp:12] ` and `[E1023 14:02:03.123456789 file.cpp:12] `
+//                    and `[E ProcessGroupNCCL.cpp:563] ` -> time (no year), pid for the unbracketed form
+//   Python logging   `2024-10-23 14:02:03,123 ...`, `[2024-10-23 14:02:03,123] ...`
+//   ISO 8601         `2024-10-23T14:02:03.123Z`, `2024-10-23T14:02:03+02:00`
+//   torchrun summary `2026-11-29_18:15:47`
+//   dmesg            `[12345.678901] ` (seconds since boot) and `[Mon Oct 23 14:02:03 2024] `
+//   log viewer       `[1803] ` line numbers are NOT ranks and are skipped.
+//   in-body          `Rank 3: Completed store-based barrier`, `to store for rank: 3`,
+//                    `rank : 3 (local_rank: 1)` (elastic summary) -> rank (and local_rank)
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace denpex {
+
+// A point in time as far as the line tells it. `has_date` is false for glog times (no year) and dmesg
+// uptime, which may only be compared within one source. `seconds` is seconds since the Unix epoch when
+// has_date (time zone taken as UTC unless given), otherwise seconds since the start of the year (glog, with
+// month/day) or since boot (dmesg uptime, `uptime` true).
+struct Timestamp {
+    double seconds = 0;
+    bool has_date = false;
+    bool uptime = false;
+    // `dmesg -H` style `[  +0.000291]`: `seconds` is the delta since the previous kernel message, not an
+    // uptime (`uptime` is also set); such times cannot be ordered against anything by themselves.
+    bool relative = false;
+};
+
+struct Attribution {
+    std::optional<int> rank;         // global rank
+    std::optional<int> local_rank;   // torchrun [defaultN], `attempt_0/N/`
+    std::optional<int> pg_rank;      // rank inside a non-default process group
+    std::optional<int> srun_task;    // srun --label task index
+    std::optional<int> cuda_dev;     // NCCL [dev]
+    std::optional<int> world_size;   // nranks from NCCL Init COMPLETE, "with 4 nodes", world_size=
+    std::optional<long> pid;
+    std::optional<std::string> host;
+    std::optional<std::string> bus_id;   // NCCL busId, lower-case hex without leading zeros
+    std::optional<Timestamp> time;
+    std::size_t body_offset = 0;     // start of the text after the recognised prefixes
+};
+
+// Attributes one line. Thread-safe (the compiled patterns are shared, immutable).
+Attribution attribute(std::string_view line);
+
+// Parses a timestamp at the very start of `text` in any of the styles above; used by `attribute` and by
+// the elastic summary reader (`time : 2026-11-29_18:40:22`).
+std::optional<Timestamp> parse_timestamp(std::string_view text);
+
+}  // namespace denpex

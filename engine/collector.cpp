@@ -1,0 +1,179 @@
+#include "engine/collector.hpp"
+
+#include <algorithm>
+
+#include "engine/elastic_summary.hpp"
+#include "engine/evidence_text.hpp"
+#include "engine/line_reader.hpp"
+#include "engine/normalize.hpp"
+#include "engine/path_hints.hpp"
+
+namespace denpex {
+namespace {
+
+// Events kept per (process, signature): the first few show where it started, the last one where it ended.
+constexpr std::size_t kFirstEventsKept = 3;
+constexpr std::uint64_t kProgressEvery = 8u << 20;
+
+std::uint32_t group_for(Timeline& t, std::map<std::string, std::uint32_t>& index, const std::string& key,
+                        const std::string& name) {
+    auto it = index.find(key);
+    if (it != index.end()) return it->second;
+    auto id = static_cast<std::uint32_t>(t.groups.size());
+    t.groups.push_back(Group{});
+    t.groups.back().name = name;
+    index.emplace(key, id);
+    return id;
+}
+
+}  // namespace
+
+Collector::Collector(const Matcher& matcher) : matcher_(matcher) {}
+
+void Collector::add_fd(int fd, const std::string& name, const std::string& path) {
+    LineReader reader(fd);
+    read(reader, name, path);
+    if (!reader.error().empty()) t_.warnings.push_back(name + ": read error: " + reader.error());
+}
+
+void Collector::add_text(std::string_view text, const std::string& name) {
+    LineReader reader(text);
+    read(reader, name, "");
+}
+
+void Collector::read(LineReader& reader, const std::string& name, const std::string& path) {
+    const auto source = static_cast<std::uint32_t>(t_.sources.size());
+    t_.sources.push_back(name);
+    PathHints hints = path.empty() ? PathHints{} : path_hints(path);
+
+    // Files of one node (a torchrun --log_dir tree) share a group; any other file is its own group.
+    std::string base_key = hints.node_key.empty() ? "file:" + std::to_string(source) : "node:" + hints.node_key;
+    std::string base_name = hints.node_key.empty() ? name : hints.node_key;
+    std::map<std::string, std::uint32_t>& index = group_index_;
+    const std::uint32_t base_group = group_for(t_, index, base_key, base_name);
+    if (hints.rank) t_.groups[base_group].path_rank = hints.rank;
+    if (hints.node) t_.groups[base_group].path_node = hints.node;
+
+    ElasticSummaryReader elastic;
+    std::optional<Timestamp> last_time;
+    std::string text;
+    std::string_view raw;
+    bool truncated = false;
+    std::uint64_t line_no = 0, next_progress = kProgressEvery;
+
+    while (reader.next(raw, truncated)) {
+        ++line_no;
+        ++t_.lines;
+        if (truncated) ++t_.truncated_lines;
+        if ((line_no & 0xFFF) == 0 && cancelled()) return;
+        if (progress_ && reader.bytes_read() >= next_progress) {
+            progress_(t_.bytes + reader.bytes_read());
+            next_progress += kProgressEvery;
+        }
+        normalize(raw, text);
+        if (text.empty()) continue;
+
+        Attribution a = attribute(text);
+        std::string_view body = std::string_view(text).substr(std::min(a.body_offset, text.size()));
+        ElasticLine el = elastic.feed(body);
+        const bool in_summary = elastic.current_rank() || elastic.current_local_rank();
+        if (in_summary) {
+            // Inside a summary record the record's worker is the subject, whatever the line itself says.
+            a.rank = elastic.current_rank();
+            a.local_rank = elastic.current_local_rank();
+        }
+
+        if (el.kind == ElasticLine::Kind::agent_failed) {
+            // "failed (exitcode: C) local_rank: L (pid: P)" is the agent speaking about worker L.
+            a.local_rank = el.local_rank;
+            a.rank.reset();
+        }
+        std::uint32_t group = base_group;
+        if (a.srun_task)
+            group = group_for(t_, index, base_key + "|task:" + std::to_string(*a.srun_task),
+                              "task " + std::to_string(*a.srun_task) + " of " + base_name);
+        Group& g = t_.groups[group];
+
+        RawKey key;
+        key.group = group;
+        key.rank = a.rank ? a.rank : hints.rank;
+        key.local_rank = a.local_rank ? a.local_rank : hints.local_rank;
+        // A pid only identifies a worker when nothing better does (glog lines of the agent carry its own pid).
+        if (!key.rank && !key.local_rank) key.pid = a.pid;
+
+        if (a.time) last_time = a.time;
+        if (a.host) g.hosts.insert(*a.host);
+        if (a.rank) t_.ranks_named.insert(*a.rank);
+        if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
+        if (a.rank && a.local_rank) g.local_to_rank[*a.local_rank] = *a.rank;
+        if (a.rank && a.host && a.pid) t_.host_pid_to_rank[{*a.host, *a.pid}] = *a.rank;
+        if (a.rank && a.host && a.bus_id) t_.bus_to_rank[*a.host + "|" + *a.bus_id] = *a.rank;
+
+        if (elastic.saw_elastic()) t_.torchrun = true;
+        if (el.kind == ElasticLine::Kind::sigterm && el.pid) g.sigterm_pids.insert(*el.pid);
+        if (el.kind == ElasticLine::Kind::agent_failed && el.pid && el.local_rank) g.pid_to_local[*el.pid] = *el.local_rank;
+        if (el.kind == ElasticLine::Kind::summary_exit || el.kind == ElasticLine::Kind::agent_failed) {
+            ExitRecord r;
+            r.group = group;
+            r.rank = el.rank;
+            r.local_rank = el.local_rank;
+            r.pid = el.pid;
+            r.exitcode = el.exitcode;
+            r.host = el.host;
+            r.root_cause_section = el.root_cause_section;
+            r.evidence = {name, line_no, evidence_text(text)};
+            if (el.rank && el.local_rank) g.local_to_rank[*el.local_rank] = *el.rank;
+            if (el.pid && el.local_rank) g.pid_to_local[*el.pid] = *el.local_rank;
+            t_.exits.push_back(std::move(r));
+        }
+
+        ProcessSummary& ps = t_.raw_processes[key];
+        ++ps.lines;
+        if (in_summary || el.kind != ElasticLine::Kind::none) ++ps.launcher_lines;
+        else ps.last_line = {name, line_no, evidence_text(text)};
+        if (last_time) ps.last_time = last_time;
+        if (a.host) ps.host = a.host;
+        if (a.cuda_dev) ps.cuda_dev = a.cuda_dev;
+
+        for (Hit& hit : matcher_.match(text)) {
+            const Signature* sig = hit.signature;
+            if (sig->torch) {
+                t_.torch = t_.torch_known ? t_.torch.intersect(*sig->torch) : *sig->torch;
+                t_.torch_known = true;
+            }
+            if (sig->launcher && *sig->launcher == "torchrun") t_.torchrun = true;
+            Event ev;
+            ev.signature = sig;
+            ev.role = sig->role;
+            ev.evidence = {name, line_no, evidence_text(text)};
+            ev.captures = std::move(hit.captures);
+            ev.time = a.time ? a.time : last_time;
+            ev.time_exact = a.time.has_value();
+            ev.from_launcher = in_summary || el.kind != ElasticLine::Kind::none;
+            ev.source = source;
+            ev.order = order_++;
+            ev.key = key;
+            ev.host = a.host;
+            ev.cuda_dev = a.cuda_dev;
+            auto& [count, last_slot] = kept_[{key, sig}];
+            if (count < kFirstEventsKept) {
+                t_.events.push_back(std::move(ev));
+            } else if (count == kFirstEventsKept) {
+                last_slot = t_.events.size();
+                t_.events.push_back(std::move(ev));
+            } else {
+                t_.events[last_slot] = std::move(ev);
+            }
+            ++count;
+        }
+    }
+    t_.bytes += reader.bytes_read();
+}
+
+Timeline Collector::finish() {
+    // A version range that became empty means the formats disagree (mixed logs): say nothing about versions.
+    if (t_.torch_known && t_.torch.empty()) t_.torch_known = false;
+    return std::move(t_);
+}
+
+}  // namespace denpex

@@ -1,0 +1,50 @@
+// Collector: reads inputs line by line and builds the Timeline.
+//
+// Contract. Each input (a file descriptor or in-memory text) is streamed once: every line is normalised,
+// attributed, matched against the knowledge signatures in one RE2::Set pass, and folded into per-process
+// summaries and a bounded list of events (the first few and the latest of each signature per process), so
+// memory does not grow with input size. Not thread-safe: one Collector per diagnosis.
+// its own Collector. `finish()` resolves raw keys into processes and returns the
+// Timeline. Cancellation is polled between lines.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "engine/matcher.hpp"
+#include "engine/timeline.hpp"
+
+namespace denpex {
+
+class Collector {
+public:
+    explicit Collector(const Matcher& matcher);
+
+    // `name` is shown in evidence; `path` (may be empty) supplies path hints (rank_3.log, attempt_0/3/...).
+    void add_fd(int fd, const std::string& name, const std::string& path);
+    void add_text(std::string_view text, const std::string& name);
+
+    void set_cancel_flag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+    // Called every few MB with the bytes read so far.
+    void set_progress(std::function<void(std::uint64_t)> progress) { progress_ = std::move(progress); }
+    bool cancelled() const { return cancel_ && cancel_->load(std::memory_order_relaxed); }
+
+    Timeline finish();
+
+private:
+    class SourceState;
+    void read(class LineReader& reader, const std::string& name, const std::string& path);
+
+    const Matcher& matcher_;
+    Timeline t_;
+    std::map<std::pair<RawKey, const Signature*>, std::pair<std::size_t, std::size_t>> kept_;   // count, last slot
+    std::map<std::string, std::uint32_t> group_index_;
+    std::uint64_t order_ = 0;
+    const std::atomic<bool>* cancel_ = nullptr;
+    std::function<void(std::uint64_t)> progress_;
+};
+
+}  // namespace denpex

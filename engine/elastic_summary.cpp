@@ -1,0 +1,95 @@
+#include "engine/elastic_summary.hpp"
+
+#include <re2/re2.h>
+
+namespace denpex {
+namespace {
+
+struct Patterns {
+    RE2 failures{R"(^\s*Failures:\s*$)"};
+    RE2 root{R"(^\s*Root Cause \(first observed failure\):)"};
+    RE2 record{R"(^\s*\[\d+\]:\s*$)"};
+    RE2 border{R"(^\s*={20,}\s*$)"};
+    RE2 host{R"(^\s*host\s*:\s*(\S+))"};
+    RE2 rank{R"(^\s*rank\s*:\s*(-?\d+)\s*\(local_rank:\s*(\d+)\))"};
+    RE2 exitcode{R"(^\s*exitcode\s*:\s*(-?\d+)\s*\(pid:\s*(\d+)\))"};
+    RE2 agent_failed{R"(failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\))"};
+    RE2 sigterm{R"(Sending process (\d+) closing signal SIGTERM)"};
+};
+
+const Patterns& patterns() {
+    static const Patterns p;
+    return p;
+}
+
+}  // namespace
+
+ElasticLine ElasticSummaryReader::feed(std::string_view body) {
+    const Patterns& p = patterns();
+    ElasticLine out;
+    re2::StringPiece text(body.data(), body.size());
+    // Only short lines can be summary fields; this keeps 10 MB lines cheap.
+    if (body.size() > 512) {
+        in_record_ = false;
+        return out;
+    }
+    int code = 0, local = 0, rank = 0;
+    long pid = 0;
+    std::string host;
+    if (RE2::PartialMatch(text, p.agent_failed, &code, &local, &pid)) {
+        saw_elastic_ = true;
+        out.kind = ElasticLine::Kind::agent_failed;
+        out.exitcode = code;
+        out.local_rank = local;
+        out.pid = pid;
+        return out;
+    }
+    if (RE2::PartialMatch(text, p.sigterm, &pid)) {
+        saw_elastic_ = true;
+        out.kind = ElasticLine::Kind::sigterm;
+        out.pid = pid;
+        return out;
+    }
+    if (RE2::PartialMatch(text, p.failures)) {
+        in_block_ = true;
+        saw_elastic_ = true;
+        root_section_ = false;
+        in_record_ = false;
+        return out;
+    }
+    if (!in_block_) return out;
+    if (RE2::PartialMatch(text, p.root)) {
+        root_section_ = true;
+        in_record_ = false;
+        return out;
+    }
+    if (RE2::PartialMatch(text, p.record)) {
+        in_record_ = true;
+        rank_.reset();
+        local_rank_.reset();
+        host_.reset();
+        return out;
+    }
+    if (RE2::PartialMatch(text, p.border)) {
+        in_block_ = in_record_ = root_section_ = false;
+        return out;
+    }
+    if (!in_record_) return out;
+    if (RE2::PartialMatch(text, p.host, &host)) {
+        host_ = host;
+    } else if (RE2::PartialMatch(text, p.rank, &rank, &local)) {
+        rank_ = rank;
+        local_rank_ = local;
+    } else if (RE2::PartialMatch(text, p.exitcode, &code, &pid)) {
+        out.kind = ElasticLine::Kind::summary_exit;
+        out.rank = rank_;
+        out.local_rank = local_rank_;
+        out.exitcode = code;
+        out.pid = pid;
+        out.host = host_;
+        out.root_cause_section = root_section_;
+    }
+    return out;
+}
+
+}  // namespace denpex

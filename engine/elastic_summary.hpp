@@ -1,0 +1,42 @@
+// ElasticSummaryReader: torchrun's own account of which workers exited, and how.
+//
+// Contract. Fed the body of every line of one source (after attribution stripped the prefixes), in order, it
+// recognises torch.distributed.elastic's output:
+//   - the ChildFailedError summary block (`Failures:` / `Root Cause (first observed failure):`, records of
+//     `time`, `host`, `rank : R (local_rank: L)`, `exitcode : C (pid: P)`, `error_file`, `traceback`);
+//   - the agent's `failed (exitcode: C) local_rank: L (pid: P) of binary: ...`;
+//   - the agent's `Sending process P closing signal SIGTERM` (the worker that failed is the one NOT signalled).
+// While inside a summary record after its `rank :` field, `current_rank()` names the record's rank, so the
+// record's other lines (exitcode, traceback, an error file's call stack) are attributed to that worker.
+// The summary's "Root Cause" is kept as what it is — the smallest timestamp one agent saw, at one-second
+// resolution — and never treated as the verdict.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace denpex {
+
+struct ElasticLine {
+    enum class Kind { none, summary_exit, agent_failed, sigterm } kind = Kind::none;
+    std::optional<int> rank, local_rank, exitcode;
+    std::optional<long> pid;
+    std::optional<std::string> host;
+    bool root_cause_section = false;
+};
+
+class ElasticSummaryReader {
+public:
+    ElasticLine feed(std::string_view body);
+    std::optional<int> current_rank() const { return in_record_ ? rank_ : std::nullopt; }
+    std::optional<int> current_local_rank() const { return in_record_ ? local_rank_ : std::nullopt; }
+    bool saw_elastic() const { return saw_elastic_; }
+
+private:
+    bool in_block_ = false, in_record_ = false, root_section_ = false, saw_elastic_ = false;
+    std::optional<int> rank_, local_rank_;
+    std::optional<std::string> host_;
+};
+
+}  // namespace denpex

@@ -1,0 +1,46 @@
+// The engine's front door: knowledge + inputs in, Report out. Used by the CLI and the server alike.
+//
+// Contract. An Engine owns a loaded knowledge base and its compiled matcher (built once; both immutable, so
+// one Engine serves concurrent diagnoses). `diagnose()` streams every input once, in bounded memory, and
+// returns the Report; it polls `cancel` between lines and reports progress in bytes.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/diagnosis.hpp"
+#include "engine/inputs.hpp"
+#include "engine/knowledge.hpp"
+#include "engine/matcher.hpp"
+
+namespace denpex {
+
+struct DiagnoseInput {
+    std::vector<InputFile> files;                              // read from disk ("-" = stdin)
+    std::vector<std::pair<std::string, std::string>> texts;    // (name, text) handed over in memory
+};
+
+struct DiagnoseOptions {
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(std::uint64_t bytes)> progress;
+};
+
+class Engine {
+public:
+    explicit Engine(KnowledgeBase kb);
+    const KnowledgeBase& knowledge() const { return kb_; }
+    const Matcher& matcher() const { return *matcher_; }
+
+    // Returns false (and sets `cancelled`) when cancelled before the end.
+    Report diagnose(const DiagnoseInput& input, const DiagnoseOptions& options = {}, bool* cancelled = nullptr) const;
+
+private:
+    KnowledgeBase kb_;
+    std::unique_ptr<Matcher> matcher_;
+};
+
+}  // namespace denpex

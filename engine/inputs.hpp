@@ -1,0 +1,28 @@
+// Inputs: turning what the user named (files, directories, "-" for stdin) into log sources to read.
+//
+// Contract. A named file is always read. A directory is walked recursively (symlinks not followed) in sorted
+// order, and its files are read when they look like logs: a log-like name (`*.log`, `*.out`, `*.err`,
+// `*.txt`, `stderr`, `stdout`, rotated `*.log.1`, no extension) and text-like first bytes (mostly printable;
+// NULs and ANSI codes in moderation are fine). Files such as `*.json`, `*.py` or `*.yaml` inside a log
+// directory are skipped: they are not logs. Missing paths are errors, reported with the path.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace denpex {
+
+struct InputFile {
+    std::string path;      // "-" for stdin
+    std::string display;   // as shown in evidence
+};
+
+struct ExpandedInputs {
+    std::vector<InputFile> files;
+    std::vector<std::string> errors;    // unusable arguments (missing, unreadable)
+    std::vector<std::string> skipped;   // files in directories that are not logs
+};
+
+ExpandedInputs expand_inputs(const std::vector<std::string>& args);
+
+}  // namespace denpex

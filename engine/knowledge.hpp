@@ -1,0 +1,92 @@
+// Knowledge base: failure entries as data.
+//
+// Contract. Entries are JSON documents (schema in knowledge/README.md). `KnowledgeBase::load_embedded()`
+// reads the entries compiled into the binary; `add_directory()` adds a team's own. Loading validates every
+// entry (required fields, enums, that every pattern compiles with RE2) and reports every problem with the
+// file name instead of stopping at the first. Entries never change after loading; everything else in the
+// engine holds plain pointers into them.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/version_range.hpp"
+
+namespace re2 { class RE2; }
+
+namespace denpex {
+
+enum class Role { initiating, collateral, context };
+std::string_view to_string(Role role);
+
+struct Condition {
+    std::optional<VersionRange> torch;
+    std::optional<std::string> launcher;   // "torchrun" or "!torchrun"
+};
+
+struct FixItem {
+    std::string text;
+    std::map<std::string, std::string> env;
+    Condition when;
+    bool has_condition = false;
+    std::string why;
+};
+
+struct Entry;
+
+struct Signature {
+    std::string id;
+    Role role = Role::context;
+    std::string pattern;
+    std::optional<VersionRange> torch;
+    std::optional<std::string> launcher;
+    bool fallback = false;
+    std::vector<std::string> examples;
+    std::string source;
+    std::shared_ptr<const re2::RE2> regex;   // compiled once at load time
+    const Entry* entry = nullptr;
+};
+
+struct Scenario {
+    std::vector<std::string> initiating;
+    std::vector<std::string> collateral;
+};
+
+struct Entry {
+    std::string id, title, category, severity;
+    std::vector<std::string> tags, affects;
+    std::string what, mechanism;
+    std::vector<std::string> confirm;
+    std::vector<FixItem> fix;
+    std::string verify;
+    std::vector<std::string> prevention, related, look_for, sources;
+    std::optional<Scenario> scenario;
+    std::vector<std::string> verdicts;   // strategies whose verdict this entry names (e.g. "silent-rank")
+    std::vector<Signature> signatures;
+    std::string origin;    // "builtin" or the file it was loaded from
+};
+
+class KnowledgeBase {
+public:
+    // Loads the embedded entries. Problems in embedded data are programming errors and are returned too.
+    static KnowledgeBase load_embedded(std::vector<std::string>& problems);
+
+    // Adds (or replaces, by id) the *.json entries of `dir`. Returns false when the directory is unreadable.
+    bool add_directory(const std::string& dir, std::vector<std::string>& problems);
+    // Adds one entry from JSON text; `origin` names it in problems.
+    bool add_json(std::string_view json_text, const std::string& origin, std::vector<std::string>& problems);
+
+    const std::vector<std::unique_ptr<Entry>>& entries() const { return entries_; }
+    const Entry* find(std::string_view id) const;
+    // Whether `a` and `b` are the same entry or list each other as related.
+    bool related(const Entry& a, const Entry& b) const;
+
+private:
+    std::vector<std::unique_ptr<Entry>> entries_;
+};
+
+}  // namespace denpex

@@ -1,0 +1,20 @@
+// Normalisation of one raw log line into the text that attribution and matching see.
+//
+// Contract. `normalize(raw, out)` writes into `out` (reused across calls, so steady state allocates nothing):
+//   - ANSI escape sequences (CSI `ESC [ ... final`, OSC `ESC ] ... BEL|ESC \`, two-byte `ESC x`) removed;
+//   - a trailing "\r" (CRLF files) removed; an inner "\r" (tqdm and other progress bars redraw with it)
+//     becomes a single space, so text glued to a redraw is still one searchable line with its prefix kept;
+//   - NUL and other C0 controls except TAB become spaces;
+//   - bytes that are not valid UTF-8 become '?', one per byte, so the text is always valid UTF-8.
+// The original bytes are never modified; callers keep them for evidence. Linear time, one pass.
+// Returns true when the text differs from the raw bytes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace denpex {
+
+bool normalize(std::string_view raw, std::string& out);
+
+}  // namespace denpex

@@ -1,0 +1,70 @@
+// ProcessTable: raw line attributions merged into processes (workers), with their events sorted and split by
+// role. Built once per diagnosis from a Timeline.
+//
+// Resolution order for a raw key: its own global rank; else its local rank through the group's
+// local -> global map; else its pid through NCCL's Init COMPLETE (host, pid -> rank) or the agent's
+// (pid -> local rank); else the rank its file's path implies. Within a torchrun group, one SIGTERM'd pid
+// and one local rank whose pid is unknown are paired by elimination. Whatever stays unresolved remains a
+// process of its own (local rank L of a group, pid P, or the group's unattributed lines).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/timeline.hpp"
+
+namespace denpex {
+
+struct Process {
+    std::optional<int> rank, local_rank;
+    std::optional<long> pid;
+    std::uint32_t group = 0;
+    std::string group_name;
+    ProcessSummary summary;
+    std::uint64_t own_lines = 0;                    // lines the worker wrote itself
+    std::vector<const Event*> events;               // reading order
+    std::vector<const Event*> specific_initiating;  // initiating, not a fallback signature
+    std::vector<const Event*> generic_initiating;   // fallback initiating (uncaught exception), when not
+                                                    // explained by a collateral error of the same process
+    std::vector<const Event*> collateral;
+    std::vector<const Event*> direct_collateral;    // collateral the worker printed itself
+    std::set<std::string> hosts;
+    bool sigterm_by_agent = false;
+
+    const Event* first_specific_initiating() const { return specific_initiating.empty() ? nullptr : specific_initiating.front(); }
+    const Event* first_generic_initiating() const { return generic_initiating.empty() ? nullptr : generic_initiating.front(); }
+    const Event* first_initiating() const { return first_specific_initiating() ? first_specific_initiating() : first_generic_initiating(); }
+    std::vector<const Event*> direct_specific_initiating() const;
+    std::vector<const Event*> events_with_role(Role role) const;
+    std::string name() const;
+    std::optional<std::string> host() const;
+    std::optional<int> cuda_dev() const { return summary.cuda_dev; }
+};
+
+class ProcessTable {
+public:
+    explicit ProcessTable(const Timeline& t);
+
+    const std::vector<Process>& processes() const { return processes_; }
+    const Process* by_rank(int rank) const;
+    const Process* resolve_exit(const ExitRecord& x) const;
+    // The job's world size: the largest the logs state, or the highest rank named plus one.
+    std::optional<int> world_size() const;
+    std::vector<int> unseen_ranks(std::optional<int> world) const;
+    std::vector<int> seen_ranks() const;
+
+private:
+    std::string key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,
+                       std::optional<int>& local, std::optional<long>& pid) const;
+    Process& process_for(const RawKey& k, const std::optional<std::string>& host);
+
+    const Timeline& t_;
+    std::vector<Process> processes_;
+    std::map<std::string, std::size_t> index_;
+    std::vector<std::map<long, int>> pid_to_local_;   // per group, including pairings by elimination
+};
+
+}  // namespace denpex

@@ -1,0 +1,576 @@
+#include "engine/reasoner.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "engine/process_table.hpp"
+#include "engine/time_order.hpp"
+
+namespace denpex {
+namespace {
+
+// How far apart (seconds) the same error on several ranks may be and still count as one systemic failure.
+constexpr double kSimultaneousSeconds = 60;
+
+struct Candidate {
+    const Process* process = nullptr;
+    std::string strategy;
+    int strength = 0;                  // 3 strong, 2 medium, 1 weak
+    std::vector<const Event*> evidence;
+    std::string reason;
+};
+
+// "0, 1 and 5", with runs of three or more written as "8-63" so a 64-rank job stays one readable line.
+std::string join_ints(std::vector<int> v) {
+    std::sort(v.begin(), v.end());
+    std::vector<std::string> parts;
+    for (std::size_t i = 0; i < v.size();) {
+        std::size_t j = i;
+        while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+        if (j - i >= 2) parts.push_back(std::to_string(v[i]) + "-" + std::to_string(v[j]));
+        else
+            for (std::size_t k = i; k <= j; ++k) parts.push_back(std::to_string(v[k]));
+        i = j + 1;
+    }
+    std::string s;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i) s += (i + 1 == parts.size()) ? " and " : ", ";
+        s += parts[i];
+    }
+    return s;
+}
+
+bool in_list_int(const std::vector<int>& list, int v) { return std::find(list.begin(), list.end(), v) != list.end(); }
+
+std::string ranks_phrase(const std::vector<int>& v) {
+    return (v.size() == 1 ? "rank " : "ranks ") + join_ints(v);
+}
+
+std::optional<long long> capture_int(const Event& e, const char* name) {
+    auto it = e.captures.find(name);
+    if (it == e.captures.end()) return std::nullopt;
+    long long v = 0;
+    const std::string& s = it->second;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p == s.data()) return std::nullopt;
+    return v;
+}
+
+std::vector<int> capture_ints(const Event& e, const char* name) {
+    std::vector<int> out;
+    auto it = e.captures.find(name);
+    if (it == e.captures.end()) return out;
+    const std::string& s = it->second;
+    for (std::size_t i = 0; i < s.size();) {
+        if (s[i] >= '0' && s[i] <= '9') {
+            int v = 0;
+            auto [p, ec] = std::from_chars(s.data() + i, s.data() + s.size(), v);
+            if (ec == std::errc()) out.push_back(v);
+            i = static_cast<std::size_t>(p - s.data());
+        } else {
+            ++i;
+        }
+    }
+    return out;
+}
+
+bool in_list(const std::vector<std::string>& list, const std::string& id) {
+    return std::find(list.begin(), list.end(), id) != list.end();
+}
+
+// --- strategies ---------------------------------------------------------------------------------------
+
+struct InitiatingResult {
+    std::optional<Candidate> candidate;
+    std::vector<const Process*> systemic;     // the same error on several ranks at once
+    std::vector<const Process*> unordered;    // several failures whose order the logs cannot tell
+    std::vector<const Process*> unranked;     // the failing process has no rank
+};
+
+InitiatingResult initiating_event_strategy(const ProcessTable& table) {
+    InitiatingResult out;
+    std::vector<const Process*> specific, generic;
+    for (const Process& p : table.processes()) {
+        if (p.first_specific_initiating()) specific.push_back(&p);
+        else if (p.first_generic_initiating()) generic.push_back(&p);
+    }
+    const bool use_specific = !specific.empty();
+    std::vector<const Process*> pool = use_specific ? specific : generic;
+    if (pool.empty()) return out;
+    auto first = [&](const Process* p) {
+        return use_specific ? p->first_specific_initiating() : p->first_generic_initiating();
+    };
+
+    // A failure seen by the worker itself outranks one only the launcher reports (an exit code in the
+    // summary, printed after the fact), unless the launcher's is the only kind there is.
+    std::vector<const Process*> direct;
+    for (const Process* p : pool)
+        if (!first(p)->from_launcher) direct.push_back(p);
+    if (!direct.empty() && direct.size() < pool.size()) {
+        bool direct_first = true;
+        for (const Process* d : direct)
+            for (const Process* p : pool)
+                if (first(p)->from_launcher && precedes(*first(p), *first(d)).value_or(false)) direct_first = false;
+        if (direct_first) pool = direct;
+    }
+
+    // Lines with no rank at all, in a group where exactly one ranked process failed the same way, are that
+    // process's own lines printed without a prefix.
+    std::vector<const Process*> ranked, unranked;
+    for (const Process* p : pool) (p->rank ? ranked : unranked).push_back(p);
+    if (!ranked.empty()) {
+        std::vector<const Process*> kept = ranked;
+        for (const Process* u : unranked) {
+            bool absorbed = std::any_of(ranked.begin(), ranked.end(), [&](const Process* r) {
+                return r->group == u->group || ranked.size() == 1;
+            });
+            if (!absorbed) kept.push_back(u);
+        }
+        pool = kept;
+    }
+
+    if (pool.size() == 1) {
+        const Process* p = pool.front();
+        if (!p->rank && !p->local_rank) {
+            out.unranked.push_back(p);
+            return out;
+        }
+        Candidate c;
+        c.process = p;
+        c.strategy = "initiating-event";
+        c.strength = use_specific ? 3 : 2;
+        for (const Event* e : use_specific ? p->specific_initiating : p->generic_initiating) {
+            if (c.evidence.size() >= 3) break;
+            c.evidence.push_back(e);
+        }
+        const Event* e = first(p);
+        c.reason = p->name() + " is the only process with an error of its own (" + e->signature->entry->title +
+                   "); the other processes show only collateral errors or none.";
+        out.candidate = c;
+        return out;
+    }
+
+    // Several processes failed on their own. Is one of them clearly first?
+    std::sort(pool.begin(), pool.end(), [&](const Process* a, const Process* b) {
+        return precedes(*first(a), *first(b)).value_or(first(a)->order < first(b)->order);
+    });
+    const Process* earliest = nullptr;
+    for (const Process* p : pool) {
+        bool before_all = true;
+        for (const Process* q : pool) {
+            if (q == p) continue;
+            auto ord = precedes(*first(p), *first(q));
+            if (!ord || !*ord) { before_all = false; break; }
+        }
+        if (before_all) { earliest = p; break; }
+    }
+    std::set<const Entry*> kinds;
+    for (const Process* p : pool) kinds.insert(first(p)->signature->entry);
+    if (kinds.size() == 1) {
+        // The same error on several ranks: one systemic cause, unless one rank was clearly earlier by a
+        // margin no simultaneous misconfiguration would leave.
+        if (earliest) {
+            bool well_before = true;
+            for (const Process* q : pool) {
+                if (q == earliest) continue;
+                auto gap = seconds_between(*first(earliest), *first(q));
+                if (!gap || *gap < kSimultaneousSeconds) well_before = false;
+            }
+            if (well_before) {
+                Candidate c{earliest, "initiating-event", 3, {first(earliest)},
+                            earliest->name() + " hit " + first(earliest)->signature->entry->title +
+                                " well before the other ranks did."};
+                out.candidate = c;
+                return out;
+            }
+        }
+        out.systemic = pool;
+        return out;
+    }
+    if (earliest) {
+        Candidate c{earliest, "initiating-event", use_specific ? 3 : 2, {first(earliest)},
+                    earliest->name() + "'s error (" + first(earliest)->signature->entry->title +
+                        ") comes before every other process's own error."};
+        out.candidate = c;
+        return out;
+    }
+    out.unordered = pool;
+    return out;
+}
+
+std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, std::optional<int> world) {
+    if (!world || *world < 2) return std::nullopt;
+    std::vector<const Process*> silent;
+    int collateral = 0;
+    for (int r = 0; r < *world; ++r) {
+        const Process* p = table.by_rank(r);
+        if (!p || p->own_lines == 0) return std::nullopt;   // a rank we cannot see might be the one
+        if (!p->direct_collateral.empty()) ++collateral;
+        else if (p->direct_specific_initiating().empty() && p->generic_initiating.empty()) silent.push_back(p);
+        else return std::nullopt;
+    }
+    if (silent.size() != 1 || collateral != *world - 1) return std::nullopt;
+    Candidate c;
+    c.process = silent.front();
+    c.strategy = "silent-rank";
+    c.strength = 2;
+    c.reason = "Every other rank reports a collateral error, while " + silent.front()->name() +
+               " reports none: it stopped taking part (last line: \"" + silent.front()->summary.last_line.text + "\").";
+    return c;
+}
+
+std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table) {
+    long long timed_out_at = -1;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.direct_collateral)
+            if (auto s = capture_int(*e, "seq")) timed_out_at = std::max(timed_out_at, *s);
+    if (timed_out_at < 0) return std::nullopt;
+    std::vector<const Process*> lagging;
+    std::vector<const Event*> lag_evidence;
+    for (const Process& p : table.processes()) {
+        if (!p.rank) continue;
+        long long issued = -1;
+        const Event* shown = nullptr;
+        for (const Event* e : p.events) {
+            auto enq = capture_int(*e, "last_enqueued");
+            auto seq = capture_int(*e, "seq");
+            long long v = std::max(enq.value_or(-1), seq.value_or(-1));
+            if (v > issued) { issued = v; shown = e; }
+        }
+        if (issued >= 0 && issued < timed_out_at) {
+            lagging.push_back(&p);
+            lag_evidence.push_back(shown);
+        }
+    }
+    if (lagging.size() != 1) return std::nullopt;
+    Candidate c;
+    c.process = lagging.front();
+    c.strategy = "sequence-lag";
+    c.strength = 2;
+    c.evidence = lag_evidence;
+    c.reason = "The others timed out on NCCL work " + std::to_string(timed_out_at) + ", which " +
+               lagging.front()->name() + " never enqueued.";
+    return c;
+}
+
+std::optional<Candidate> desync_strategy(const ProcessTable& table) {
+    std::map<int, int> named;
+    std::vector<const Event*> evidence;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events)
+            for (int r : capture_ints(*e, "lagging_ranks")) {
+                ++named[r];
+                if (evidence.size() < 2) evidence.push_back(e);
+            }
+    if (named.size() != 1) return std::nullopt;
+    const Process* p = table.by_rank(named.begin()->first);
+    if (!p) return std::nullopt;
+    Candidate c{p, "desync-report", 2, evidence,
+                "The desync debug report names " + p->name() + " as the lagging rank."};
+    return c;
+}
+
+// --- assembling the diagnosis ---------------------------------------------------------------------------
+
+const Entry* scenario_for(const KnowledgeBase& kb, const Entry* initiating, const std::set<const Entry*>& collateral) {
+    for (const auto& e : kb.entries()) {
+        if (!e->scenario || !in_list(e->scenario->initiating, initiating->id)) continue;
+        for (const Entry* c : collateral)
+            if (in_list(e->scenario->collateral, c->id)) return e.get();
+    }
+    return nullptr;
+}
+
+const Entry* verdict_entry(const KnowledgeBase& kb, const std::string& strategy) {
+    for (const auto& e : kb.entries())
+        if (in_list(e->verdicts, strategy)) return e.get();
+    return nullptr;
+}
+
+std::string describe_condition(const Condition& c) {
+    std::string s;
+    if (c.torch) s += "PyTorch " + c.torch->str();
+    if (c.launcher) {
+        if (!s.empty()) s += ", ";
+        s += (*c.launcher)[0] == '!' ? "not launched by " + c.launcher->substr(1) : "launched by " + *c.launcher;
+    }
+    return s;
+}
+
+std::vector<FixAdvice> advise(const Entry& entry, const Timeline& t) {
+    std::vector<FixAdvice> out;
+    for (const FixItem& f : entry.fix) {
+        FixAdvice a{f.text, f.env, "yes", f.why};
+        if (f.has_condition) {
+            bool known_false = false, known_true = true;
+            if (f.when.torch) {
+                if (t.torch_known && t.torch.disjoint(*f.when.torch)) known_false = true;
+                else if (!(t.torch_known && t.torch.within(*f.when.torch))) known_true = false;
+            }
+            if (f.when.launcher) {
+                bool want_not = (*f.when.launcher)[0] == '!';
+                std::string name = want_not ? f.when.launcher->substr(1) : *f.when.launcher;
+                bool seen = name == "torchrun" && t.torchrun;
+                if (seen) (want_not ? known_false : known_true) = want_not ? true : known_true;
+                else known_true = false;   // not seeing a launcher's lines does not prove it was absent
+            }
+            if (known_false) {
+                a.applies = "not needed here";
+                std::string cond = describe_condition(f.when);
+                std::string seen;
+                if (t.torch_known) seen = "the logs' message formats imply PyTorch " + t.torch.str();
+                if (t.torchrun) seen += std::string(seen.empty() ? "" : " and ") + "torchrun launched the job";
+                a.why = "applies to " + cond + "; " + seen + (f.why.empty() ? "" : ". " + f.why);
+            } else if (!known_true) {
+                a.applies = "if " + describe_condition(f.when);
+            }
+        }
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
+std::vector<std::string> search_terms(const std::vector<const Entry*>& entries) {
+    std::vector<std::string> out;
+    for (const Entry* e : entries)
+        for (const auto& term : e->look_for)
+            if (!in_list(out, term) && out.size() < 5) out.push_back(term);
+    if (out.empty()) out = {"Traceback", "Error", "exitcode"};
+    return out;
+}
+
+std::string quoted_list(const std::vector<std::string>& terms) {
+    std::string s;
+    for (std::size_t i = 0; i < terms.size(); ++i) s += (i ? ", '" : "'") + terms[i] + "'";
+    return s;
+}
+
+Evidence evidence_of(const Event& e) { return e.evidence; }
+
+}  // namespace
+
+Report reason(const Timeline& t, const KnowledgeBase& kb) {
+    Report report;
+    report.inputs = t.sources;
+    report.torchrun = t.torchrun;
+    report.bytes = t.bytes;
+    report.lines = t.lines;
+    report.warnings = t.warnings;
+    if (t.torch_known) report.torch_versions = t.torch.str();
+
+    ProcessTable table(t);
+    std::optional<int> world = table.world_size();
+    report.world_size = world;
+
+    // Nothing failed at all: no diagnosis.
+    bool any_failure = false;
+    for (const Process& p : table.processes())
+        if (!p.events_with_role(Role::initiating).empty() || !p.collateral.empty()) any_failure = true;
+
+    Diagnosis d;
+    InitiatingResult init = initiating_event_strategy(table);
+    std::vector<Candidate> candidates;
+    if (init.candidate) candidates.push_back(*init.candidate);
+    if (auto c = silent_rank_strategy(table, world)) candidates.push_back(*c);
+    if (auto c = sequence_lag_strategy(table)) candidates.push_back(*c);
+    if (auto c = desync_strategy(table)) candidates.push_back(*c);
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.strength > b.strength; });
+
+    const Process* chosen = nullptr;
+    if (!candidates.empty()) {
+        chosen = candidates.front().process;
+        int agree = 0, disagree = 0;
+        for (const Candidate& c : candidates) {
+            if (c.process == chosen) {
+                ++agree;
+                d.strategies.push_back(c.strategy);
+                d.reasoning.push_back(c.reason);
+            } else {
+                ++disagree;
+                d.reasoning.push_back("Against this: " + c.reason);
+            }
+        }
+        if (disagree > 0 && candidates.front().strength <= 2) {
+            // Two medium signals pointing at different ranks: no confident answer.
+            chosen = nullptr;
+            d.strategies.clear();
+        } else {
+            int strength = candidates.front().strength;
+            d.confidence = (strength >= 3 && disagree == 0) || agree >= 2 ? "high" : "medium";
+            if (disagree > 0) d.confidence = "low";
+        }
+    }
+
+    std::set<const Entry*> collateral_kinds;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.collateral) collateral_kinds.insert(e->signature->entry);
+
+    std::vector<int> unseen = table.unseen_ranks(world);
+
+    if (chosen) {
+        d.initiating_rank = chosen->rank;
+        d.initiating_process = chosen->name();
+        d.initiating_host = chosen->host();
+        const Candidate& lead = candidates.front();
+        const Event* first = chosen->first_specific_initiating() ? chosen->first_specific_initiating()
+                                                                 : chosen->first_generic_initiating();
+        if (first) {
+            d.failure = first->signature->entry;
+            if (const Entry* s = scenario_for(kb, d.failure, collateral_kinds)) d.failure = s;
+            if (first->time && first->time_exact) d.initiating_time = format_time(*first->time);
+        } else {
+            d.failure = verdict_entry(kb, lead.strategy);
+        }
+        for (const Candidate& c : candidates)
+            if (c.process == chosen)
+                for (const Event* e : c.evidence)
+                    if (d.evidence.size() < 4) d.evidence.push_back(evidence_of(*e));
+        if (d.evidence.empty() || !first) d.evidence.push_back(chosen->summary.last_line);
+        if (!unseen.empty() && d.confidence == "high" && lead.strategy == "initiating-event" && candidates.size() == 1) {
+            d.confidence = "medium";
+            d.notes.push_back("The logs of " + ranks_phrase(unseen) +
+                              " are not here; a failure there cannot be ruled out, though nothing here points to one.");
+        }
+        // Supporting evidence from torchrun's agent: the worker it saw fail first and did not SIGTERM.
+        for (const ExitRecord& x : t.exits) {
+            if (x.root_cause_section || x.evidence.text.find("failed (exitcode") == std::string::npos) continue;
+            const Process* p = table.resolve_exit(x);
+            if (p == chosen)
+                d.reasoning.push_back("torchrun's agent reported " + chosen->name() +
+                                      " as the first of its workers to fail (" + x.evidence.file + ":" +
+                                      std::to_string(x.evidence.line) + ").");
+        }
+    } else if (!init.systemic.empty()) {
+        d.rank_not_applicable = true;
+        d.failure = init.systemic.front()->first_specific_initiating()
+                        ? init.systemic.front()->first_specific_initiating()->signature->entry
+                        : init.systemic.front()->first_generic_initiating()->signature->entry;
+        d.confidence = "medium";
+        for (const Process* p : init.systemic) {
+            if (p->rank) d.affected_ranks.push_back(*p->rank);
+            const Event* e = p->first_specific_initiating() ? p->first_specific_initiating() : p->first_generic_initiating();
+            if (d.evidence.size() < 4) d.evidence.push_back(evidence_of(*e));
+        }
+        std::sort(d.affected_ranks.begin(), d.affected_ranks.end());
+        d.strategies.push_back("initiating-event");
+        d.reasoning.push_back("The same error (" + d.failure->title + ") appears on " +
+                              (d.affected_ranks.empty() ? std::string("several processes")
+                                                        : ranks_phrase(d.affected_ranks)) +
+                              " at about the same time: one cause common to all of them, not one rank's failure.");
+        const Process* host_of = init.systemic.front();
+        d.initiating_host = host_of->host();
+    } else if (any_failure) {
+        d.undetermined = true;
+        d.confidence = "low";
+        // The failure is what the logs do show: an unranked initiating error, else the most common collateral.
+        if (!init.unranked.empty()) {
+            const Process* p = init.unranked.front();
+            const Event* e = p->first_specific_initiating() ? p->first_specific_initiating() : p->first_generic_initiating();
+            d.failure = e->signature->entry;
+            d.initiating_host = p->host();
+            d.evidence.push_back(evidence_of(*e));
+            std::string where = p->host() ? " on host " + *p->host() : " in " + t.groups[p->group].name;
+            if (p->cuda_dev()) where += " (GPU " + std::to_string(*p->cuda_dev()) + ")";
+            d.missing.push_back("Which rank printed \"" + e->evidence.text.substr(0, 120) + "\"" + where +
+                                ": no line ties that process to a rank. Rerun with NCCL_DEBUG=INFO (its 'Init COMPLETE' "
+                                "lines map rank to host, pid and GPU) or torchrun --tee 3 so every line carries its rank.");
+        } else if (!init.unordered.empty()) {
+            std::vector<int> rs;
+            for (const Process* p : init.unordered) {
+                if (p->rank) rs.push_back(*p->rank);
+                d.evidence.push_back(evidence_of(*p->first_initiating()));
+            }
+            d.failure = init.unordered.front()->first_initiating()->signature->entry;
+            d.missing.push_back("Which of " + ranks_phrase(rs) +
+                                " failed first: each has an error of its own, and their lines carry no timestamps "
+                                "that can be compared across files. Look for dated timestamps (or dmesg/journal times) "
+                                "on those errors.");
+        } else {
+            std::map<const Entry*, int> counts;
+            const Event* example = nullptr;
+            for (const Process& p : table.processes())
+                for (const Event* e : p.collateral) {
+                    ++counts[e->signature->entry];
+                    if (!example) example = e;
+                }
+            const Entry* best = nullptr;
+            for (auto& [e, n] : counts)
+                if (!best || n > counts[best]) best = e;
+            d.failure = best;
+            if (example) d.evidence.push_back(evidence_of(*example));
+            std::vector<const Entry*> kinds(collateral_kinds.begin(), collateral_kinds.end());
+            std::string terms = quoted_list(search_terms(kinds));
+            if (!unseen.empty()) {
+                std::vector<int> seen = table.seen_ranks();
+                d.missing.push_back("The logs of " + ranks_phrase(unseen) + " are not here (these inputs show " +
+                                    (seen.empty() ? std::string("no rank by number") : ranks_phrase(seen)) +
+                                    (world ? " of " + std::to_string(*world) : std::string()) +
+                                    ", and only collateral errors); search them for " + terms + ".");
+            } else {
+                std::vector<int> seen = table.seen_ranks();
+                std::string who = seen.empty() ? std::string("every process in these logs")
+                                               : "every rank in these logs (" + ranks_phrase(seen) + ")";
+                d.missing.push_back("No log here shows a process failing on its own: " + who +
+                                    " reports only collateral errors. The rank that failed first wrote to a log that "
+                                    "is not here (another node's or another rank's); search it for " + terms + ".");
+            }
+            if (!candidates.empty())
+                d.missing.push_back("The signals here disagree: " + candidates.front().reason);
+        }
+    }
+
+    if (d.failure) {
+        d.fix = advise(*d.failure, t);
+        d.verify = d.failure->verify;
+    }
+
+    // Collateral: every other process with collateral errors of its own.
+    for (const Process& p : table.processes()) {
+        if (&p == chosen || p.collateral.empty()) continue;
+        if (d.rank_not_applicable && p.rank && in_list_int(d.affected_ranks, *p.rank)) continue;
+        CollateralRank c;
+        c.rank = p.rank;
+        c.process = p.name();
+        c.host = p.host();
+        const Event* head = p.direct_collateral.empty() ? p.collateral.front() : p.direct_collateral.front();
+        c.failure = head->signature->entry;
+        c.evidence.push_back(evidence_of(*head));
+        d.collateral.push_back(std::move(c));
+    }
+
+    // torchrun's own verdict, when it disagrees.
+    for (const ExitRecord& x : t.exits) {
+        if (!x.root_cause_section || !x.rank) continue;
+        if (d.initiating_rank && *x.rank != *d.initiating_rank)
+            d.notes.push_back("torchrun's \"Root Cause (first observed failure)\" names rank " + std::to_string(*x.rank) +
+                              " (" + x.evidence.file + ":" + std::to_string(x.evidence.line) +
+                              "), but that is only the earliest exit one agent saw, at one-second resolution; rank " +
+                              std::to_string(*d.initiating_rank) + " failed first.");
+    }
+
+    if (d.failure || d.undetermined) report.diagnoses.push_back(std::move(d));
+
+    // Per-process states.
+    const Diagnosis* dx = report.diagnoses.empty() ? nullptr : &report.diagnoses.front();
+    for (const Process& p : table.processes()) {
+        if (!p.rank && p.own_lines == 0) continue;
+        if (!p.rank && p.events.empty()) continue;   // unranked chatter (agent, banners) is not a worker
+        RankState s;
+        s.rank = p.rank;
+        s.process = p.name();
+        s.host = p.host();
+        s.last_line = p.summary.last_line;
+        if (&p == chosen) s.state = "initiating";
+        else if (dx && dx->rank_not_applicable && p.rank && in_list_int(dx->affected_ranks, *p.rank)) s.state = "affected";
+        else if (!p.collateral.empty()) s.state = "collateral";
+        else if (p.first_initiating()) s.state = "failed";
+        else s.state = "silent";
+        report.ranks.push_back(std::move(s));
+    }
+    return report;
+}
+
+}  // namespace denpex

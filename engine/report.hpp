@@ -1,0 +1,25 @@
+// Views of a Report: the human text report (verdict first) and the JSON contract.
+//
+// The JSON is a public contract used by the server, the client and CI:
+//   {"diagnoses": [{"failure": {"id", "title", "category", "severity"}, "confidence",
+//                   "initiating": {"rank", "process", "host", "time", "evidence": [{"file", "line", "text"}]},
+//                   "undetermined", "rank_not_applicable", "affected_ranks", "strategies", "reasoning",
+//                   "collateral": [{"rank", "process", "host", "failure_id", "evidence"}],
+//                   "fix": [{"text", "env", "applies", "why"}], "verify", "missing": [...], "notes": [...]}],
+//    "ranks": [{"rank", "process", "host", "state", "last_line"}],
+//    "inputs": [...], "torch_versions", "torchrun", "world_size", "bytes", "lines", "warnings"}
+// `initiating.rank` is null when undetermined, and `missing` is then non-empty.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/diagnosis.hpp"
+
+namespace denpex {
+
+nlohmann::json to_json(const Report& report);
+std::string to_text(const Report& report);
+
+}  // namespace denpex

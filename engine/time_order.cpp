@@ -1,0 +1,50 @@
+#include "engine/time_order.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+namespace denpex {
+namespace {
+
+bool comparable(const Event& a, const Event& b) {
+    if (!a.time || !b.time) return false;
+    if (a.time->uptime || b.time->uptime) return a.source == b.source && a.time->uptime == b.time->uptime;
+    if (a.source == b.source) return a.time->has_date == b.time->has_date;
+    return a.time->has_date && b.time->has_date;
+}
+
+}  // namespace
+
+std::optional<bool> precedes(const Event& a, const Event& b) {
+    if (a.source == b.source) return a.order < b.order;
+    if (!comparable(a, b) || a.time->seconds == b.time->seconds) return std::nullopt;
+    return a.time->seconds < b.time->seconds;
+}
+
+std::optional<double> seconds_between(const Event& a, const Event& b) {
+    if (!comparable(a, b)) return std::nullopt;
+    return b.time->seconds - a.time->seconds;
+}
+
+std::string format_time(const Timestamp& t) {
+    char buf[64];
+    if (t.uptime) {
+        std::snprintf(buf, sizeof buf, "+%.3fs since boot", t.seconds);
+        return buf;
+    }
+    double whole = std::floor(t.seconds);
+    int millis = static_cast<int>(std::lround((t.seconds - whole) * 1000)) % 1000;
+    std::time_t secs = static_cast<std::time_t>(whole);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    if (t.has_date)
+        std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d.%03d", tm.tm_year + 1900, tm.tm_mon + 1,
+                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+    else   // seconds since the start of a non-leap year: 1970 is one
+        std::snprintf(buf, sizeof buf, "%02d-%02d %02d:%02d:%02d.%03d", tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                      tm.tm_min, tm.tm_sec, millis);
+    return buf;
+}
+
+}  // namespace denpex

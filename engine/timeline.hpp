@@ -1,0 +1,100 @@
+// Timeline: everything the reasoner needs from the inputs, in memory bounded by the number of processes and
+// the events kept per process — never by the size of the logs.
+//
+// A *process* is one worker as far as the logs can tell: a global rank when one is known, else a local rank
+// inside one node group (a torchrun agent's output, an srun task), else whatever pid/host/file is left. The
+// collector first records raw keys, then `resolve()` merges them into processes using every mapping the logs
+// offered (`[default1]:` lines that also say `[rank5]:`, the elastic summary's `rank : 5 (local_rank: 1)`,
+// NCCL `Init COMPLETE` lines mapping pid -> rank, the agent's `failed ... local_rank: 1 (pid: 123)`).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/attribution.hpp"
+#include "engine/knowledge.hpp"
+#include "engine/version_range.hpp"
+
+namespace denpex {
+
+struct Evidence {
+    std::string file;
+    std::uint64_t line = 0;
+    std::string text;   // the normalised line, cut to a readable length
+};
+
+// Who wrote a line, as far as that line (and its file) could tell.
+struct RawKey {
+    std::uint32_t group = 0;            // node group: one agent / srun task / file
+    std::optional<int> rank, local_rank;
+    std::optional<long> pid;
+    auto operator<=>(const RawKey&) const = default;
+};
+
+struct Event {
+    const Signature* signature = nullptr;
+    Role role = Role::context;
+    Evidence evidence;
+    std::map<std::string, std::string> captures;
+    std::optional<Timestamp> time;      // the line's own time, or the last one seen before it in its file
+    bool time_exact = false;
+    bool from_launcher = false;         // a line of torchrun's summary about this worker, not the worker's own
+    std::uint32_t source = 0;
+    std::uint64_t order = 0;            // global reading order
+    RawKey key;
+    std::optional<std::string> host;
+    std::optional<int> cuda_dev;
+};
+
+// One line of torchrun's elastic summary or agent log about one worker's exit.
+struct ExitRecord {
+    std::uint32_t group = 0;
+    std::optional<int> rank, local_rank;
+    std::optional<long> pid;
+    std::optional<int> exitcode;
+    std::optional<std::string> host;
+    bool root_cause_section = false;    // listed under "Root Cause (first observed failure)"
+    Evidence evidence;
+};
+
+struct Group {
+    std::string name;                   // for messages: file name, node dir, "task 3 of slurm.out"
+    std::set<std::string> hosts;        // hosts the group's lines name
+    std::map<int, int> local_to_rank;   // from lines carrying both
+    std::map<long, int> pid_to_local;   // from the agent's "failed ... local_rank: L (pid: P)"
+    std::set<long> sigterm_pids;        // "Sending process P closing signal SIGTERM"
+    std::optional<int> path_rank;       // rank_3.log
+    std::optional<int> path_node;
+};
+
+struct ProcessSummary {
+    std::uint64_t lines = 0;
+    std::uint64_t launcher_lines = 0;   // lines torchrun wrote about this worker (summary records)
+    Evidence last_line;
+    std::optional<Timestamp> last_time;
+    std::optional<std::string> host;
+    std::optional<int> cuda_dev;
+};
+
+struct Timeline {
+    std::vector<std::string> sources;                 // display names, indexed by Event::source
+    std::vector<Group> groups;
+    std::vector<Event> events;
+    std::vector<ExitRecord> exits;
+    std::map<RawKey, ProcessSummary> raw_processes;
+    std::map<std::pair<std::string, long>, int> host_pid_to_rank;   // NCCL Init COMPLETE
+    std::map<std::string, int> bus_to_rank;           // "host|busid" -> rank
+    std::set<int> ranks_named;                        // every global rank any line names
+    std::optional<int> world_size;
+    VersionRange torch;                               // what the message formats imply
+    bool torch_known = false;
+    bool torchrun = false;
+    std::uint64_t bytes = 0, lines = 0, truncated_lines = 0;
+    std::vector<std::string> warnings;                // unreadable inputs, I/O errors
+};
+
+}  // namespace denpex

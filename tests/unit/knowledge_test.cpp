@@ -1,0 +1,126 @@
+// The knowledge base checks itself: every built-in entry loads (schema, enums, patterns compile), every
+// example line matches its own signature, and no example is claimed by an unrelated entry.
+#include <doctest/doctest.h>
+
+#include <re2/re2.h>
+
+#include "engine/knowledge.hpp"
+#include "engine/matcher.hpp"
+
+using namespace denpex;
+
+namespace {
+const KnowledgeBase& builtin(std::vector<std::string>* problems_out = nullptr) {
+    static std::vector<std::string> problems;
+    static const KnowledgeBase kb = KnowledgeBase::load_embedded(problems);
+    if (problems_out) *problems_out = problems;
+    return kb;
+}
+}  // namespace
+
+TEST_CASE("knowledge: every built-in entry loads without problems") {
+    std::vector<std::string> problems;
+    const KnowledgeBase& kb = builtin(&problems);
+    std::string all;
+    for (const auto& p : problems) all += p + "\n";
+    CHECK_MESSAGE(problems.empty(), all);
+    CHECK(kb.entries().size() >= 20);
+}
+
+TEST_CASE("knowledge: the two seed entries are complete") {
+    const KnowledgeBase& kb = builtin();
+    const Entry* silent = kb.find("silent-oom-nccl-timeout");
+    REQUIRE(silent);
+    CHECK(silent->title == "Silent OOM leading to cluster-wide NCCL timeout");
+    const Entry* watchdog = kb.find("watchdog-timeout-silent-oom");
+    REQUIRE(watchdog);
+    CHECK(watchdog->title == "Watchdog timeout caused by silent single-rank OOM");
+    for (const Entry* e : {silent, watchdog}) {
+        bool has_async = false;
+        for (const auto& f : e->fix)
+            if (f.env.count("TORCH_NCCL_ASYNC_ERROR_HANDLING") && f.env.at("TORCH_NCCL_ASYNC_ERROR_HANDLING") == "1")
+                has_async = true;
+        CHECK_MESSAGE(has_async, e->id);
+        CHECK(!e->verify.empty());
+        CHECK(!e->confirm.empty());
+        CHECK(!e->sources.empty());
+    }
+    bool every_worker = false;
+    for (const auto& c : silent->confirm)
+        if (c.find("CUDA out of memory") != std::string::npos && c.find("every") != std::string::npos) every_worker = true;
+    CHECK(every_worker);
+}
+
+TEST_CASE("knowledge: every entry is complete and cites its sources") {
+    for (const auto& e : builtin().entries()) {
+        INFO(e->id);
+        CHECK(!e->what.empty());
+        CHECK(!e->mechanism.empty());
+        CHECK(!e->confirm.empty());
+        CHECK(!e->fix.empty());
+        CHECK(!e->verify.empty());
+        CHECK(!e->sources.empty());
+        for (const auto& s : e->signatures) {
+            INFO(s.id);
+            CHECK(!s.source.empty());
+            CHECK(!s.examples.empty());
+        }
+        for (const auto& r : e->related) CHECK_MESSAGE(builtin().find(r) != nullptr, "related id " << r);
+        if (e->scenario) {
+            for (const auto& id : e->scenario->initiating) CHECK_MESSAGE(builtin().find(id), "scenario id " << id);
+            for (const auto& id : e->scenario->collateral) CHECK_MESSAGE(builtin().find(id), "scenario id " << id);
+        }
+    }
+}
+
+TEST_CASE("knowledge: each example matches its own signature and no unrelated entry") {
+    const KnowledgeBase& kb = builtin();
+    Matcher matcher(kb);
+    int examples = 0;
+    for (const auto& e : kb.entries())
+        for (const auto& s : e->signatures)
+            for (const auto& line : s.examples) {
+                ++examples;
+                INFO(e->id << " / " << s.id << ": " << line);
+                REQUIRE(s.regex);
+                CHECK(RE2::PartialMatch(line, *s.regex));
+                for (const Hit& h : matcher.match(line)) {
+                    const Entry& other = *h.signature->entry;
+                    CHECK_MESSAGE(kb.related(*e, other), "also claimed by unrelated entry " << other.id << " ("
+                                                                                           << h.signature->id << ")");
+                }
+            }
+    CHECK(examples >= 60);
+}
+
+TEST_CASE("knowledge: a team's directory adds entries and bad entries are reported, not ignored") {
+    KnowledgeBase kb;
+    std::vector<std::string> problems;
+    CHECK_FALSE(kb.add_json("{", "broken.json", problems));
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].find("broken.json") != std::string::npos);
+    problems.clear();
+    const char* bad_pattern = R"({"id":"x","title":"t","category":"Memory","severity":"error","what":"w","mechanism":"m",
+      "confirm":["c"],"fix":[{"text":"f"}],"verify":"v","signatures":[{"id":"s","role":"initiating",
+      "pattern":"(unclosed","examples":["e"],"source":"src"}]})";
+    CHECK_FALSE(kb.add_json(bad_pattern, "team/x.json", problems));
+    REQUIRE(!problems.empty());
+    CHECK(problems[0].find("does not compile") != std::string::npos);
+    problems.clear();
+    const char* bad_category = R"({"id":"y","title":"t","category":"Weather","severity":"error","what":"w","mechanism":"m",
+      "confirm":["c"],"fix":[{"text":"f"}],"verify":"v","signatures":[{"id":"s","role":"initiating",
+      "pattern":"boom","examples":["boom"],"source":"src"}]})";
+    CHECK_FALSE(kb.add_json(bad_category, "team/y.json", problems));
+    CHECK(!problems.empty());
+    problems.clear();
+    const char* good = R"({"id":"team-disk","title":"Scratch disk full","category":"Software","severity":"error",
+      "what":"w","mechanism":"m","confirm":["c"],"fix":[{"text":"f"}],"verify":"df -h",
+      "signatures":[{"id":"s","role":"initiating","pattern":"No space left on device","examples":["OSError: [Errno 28] No space left on device"],"source":"man 3 errno"}]})";
+    CHECK(kb.add_json(good, "team/disk.json", problems));
+    CHECK(problems.empty());
+    REQUIRE(kb.find("team-disk"));
+    Matcher m(kb);
+    auto hits = m.match("[rank3]: OSError: [Errno 28] No space left on device: '/ckpt/step_100'");
+    REQUIRE(hits.size() == 1);
+    CHECK(hits[0].signature->entry->id == "team-disk");
+}
