@@ -12,7 +12,4 @@ namespace denpex::cli {
 // Returns the process exit code (2 for usage errors, 1 for an unknown id).
 int kb_command(const KnowledgeBase& kb, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-// The markdown reference card of one entry (also used for hovers by the server).
-std::string entry_markdown(const Entry& e);
-
 }  // namespace denpex::cli

@@ -225,9 +225,9 @@ std::optional<TimeMatch> ctime_style(std::string_view text) {
     return TimeMatch{*t, c[0].size() - (close && !open ? 1 : 0)};
 }
 
-// glog time without the rest of the glog header: `E1023 14:02:03.123456`. (c10 does not pad the month, so
-// `E211 09:46:37` is 11 February: the month takes one or two digits, the day always two.) Only parse_timestamp accepts it
-// alone; inside a line the glog parsers below require the full header, which is far less ambiguous.
+// glog time without the rest of the glog header: `E1023 14:02:03.123456`. c10 does not pad the month, so
+// `E211 09:46:37` is 11 February: the month takes one or two digits, the day always two. Only parse_timestamp
+// accepts it alone; inside a line the glog parsers below require the full header, which is far less ambiguous.
 std::optional<TimeMatch> glog_time(std::string_view text) {
     static const RE2 re(R"([IWEFD](\d{1,2})(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9})\d*)?)", pattern_options());
     std::array<re2::StringPiece, 7> c;
@@ -373,7 +373,8 @@ std::size_t ray_worker(std::string_view rest, Attribution& a, Walk& walk) {
 // DeepSpeed's launcher: `[2024-02-09 09:09:15,164] [INFO] [launch.py:315:sigkill_handler] `. Taken as one
 // prefix so that the level and source location do not end up in the body.
 std::size_t deepspeed(std::string_view rest, Attribution& a, Walk& walk) {
-    static const RE2 re(R"((\[\d{4}-[^\]]{1,40}\]) \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\] \[[^\s\]:]+:\d+:[^\s\]]*\] ?)",
+    static const RE2 re(R"((\[\d{4}-[^\]]{1,40}\]) \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\])"
+                        R"( \[[^\s\]:]+:\d+:[^\s\]]*\] ?)",
                         pattern_options());
     if (!starts_with(rest, '[')) return 0;
     std::array<re2::StringPiece, 2> c;

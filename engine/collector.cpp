@@ -96,7 +96,9 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
 
         RawKey key;
         key.group = group;
-        key.rank = a.rank ? a.rank : hints.rank;
+        // A path's rank (rank_3.log) applies to lines that say nothing themselves: ProcessTable does that, so that
+        // a line's own local rank still wins over it.
+        key.rank = a.rank;
         key.local_rank = a.local_rank ? a.local_rank : hints.local_rank;
         // A pid only identifies a worker when nothing better does (glog lines of the agent carry its own pid).
         if (!key.rank && !key.local_rank) key.pid = a.pid;
@@ -106,7 +108,10 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         if (a.rank) t_.ranks_named.insert(*a.rank);
         if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
         if (a.rank && a.local_rank) g.local_to_rank[*a.local_rank] = *a.rank;
-        if (a.rank && a.host && a.pid) t_.host_pid_to_rank[{*a.host, *a.pid}] = *a.rank;
+        if (a.rank && a.host && a.pid) {
+            auto [it, added] = t_.host_pid_to_rank.try_emplace({*a.host, *a.pid}, *a.rank, a.world_size.value_or(0));
+            if (!added && a.world_size.value_or(0) >= it->second.second) it->second = {*a.rank, *a.world_size};
+        }
         if (a.rank && a.host && a.bus_id) t_.bus_to_rank[*a.host + "|" + *a.bus_id] = *a.rank;
 
         if (elastic.saw_elastic()) t_.torchrun = true;
@@ -123,6 +128,8 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             r.root_cause_section = el.root_cause_section;
             r.evidence = {name, line_no, evidence_text(text)};
             if (el.rank && el.local_rank) g.local_to_rank[*el.local_rank] = *el.rank;
+            // The summary's host is the agent's own (its node); "localhost" names nothing.
+            if (el.host && *el.host != "localhost") g.hosts.insert(*el.host);
             if (el.pid && el.local_rank) g.pid_to_local[*el.pid] = *el.local_rank;
             t_.exits.push_back(std::move(r));
         }
@@ -135,8 +142,12 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         if (a.host) ps.host = a.host;
         if (a.cuda_dev) ps.cuda_dev = a.cuda_dev;
 
+        const Entry* previous_entry = nullptr;
         for (Hit& hit : matcher_.match(text)) {
             const Signature* sig = hit.signature;
+            // Two signatures of one entry on one line are one event (hits come grouped by entry).
+            if (sig->entry == previous_entry) continue;
+            previous_entry = sig->entry;
             if (sig->torch) {
                 t_.torch = t_.torch_known ? t_.torch.intersect(*sig->torch) : *sig->torch;
                 t_.torch_known = true;

@@ -92,7 +92,10 @@ std::string_view stem(std::string_view name) {
 // The keyword patterns, applied to a stem or a directory name. Each keyword must start the name or follow a
 // separator and its number must end the name or be followed by one, so `crank3`, `ranks2` or `node_xxx1`
 // do not count. `local_rank_3` is a local rank, not a rank: both are one pattern so the longer wins.
-void name_hints(std::string_view name, PathHints& hints) {
+// With `whole`, the keyword must be the entire name: used for directories, whose names often carry a
+// case or experiment label (`exception-rank1/combined.log` is not rank 1's log; `rank_3/stdout.log` is).
+void name_hints(std::string_view name, PathHints& hints, bool whole = false) {
+    const auto anchor = whole ? RE2::ANCHOR_BOTH : RE2::UNANCHORED;
     static const RE2 rank_re(R"((?i)(?:^|[_.-])(local[_-]?)?rank[_-]?(\d+)(?:$|[_.-]))", pattern_options());
     // `worker_3.log` is a rank, but `...-worker-0` is a Kubernetes pod (a node), hence only `_` before it.
     static const RE2 worker_re(R"((?i)(?:^|_)worker[_-]?(\d+)(?:$|[_.-]))", pattern_options());
@@ -100,13 +103,13 @@ void name_hints(std::string_view name, PathHints& hints) {
     static const RE2 host_re(R"((?i)host[-_]([A-Za-z0-9][A-Za-z0-9.-]*))", pattern_options());
 
     std::array<re2::StringPiece, 3> c;
-    if (match(rank_re, name, RE2::UNANCHORED, c)) {
+    if (match(rank_re, name, anchor, c)) {
         const auto n = to_number<int>(view(c[2]));
         fill(present(c[1]) ? hints.local_rank : hints.rank, n);
     }
     std::array<re2::StringPiece, 2> d;
-    if (match(worker_re, name, RE2::UNANCHORED, d)) fill(hints.rank, to_number<int>(view(d[1])));
-    if (match(node_re, name, RE2::UNANCHORED, d)) fill(hints.node, to_number<int>(view(d[1])));
+    if (match(worker_re, name, anchor, d)) fill(hints.rank, to_number<int>(view(d[1])));
+    if (match(node_re, name, anchor, d)) fill(hints.node, to_number<int>(view(d[1])));
     if (!hints.host && match(host_re, name, RE2::ANCHOR_BOTH, d)) hints.host = std::string(view(d[1]));
 }
 
@@ -151,7 +154,7 @@ PathHints path_hints(std::string_view path) {
     const std::string_view file_stem = stem(file);
     slurm_hints(file_stem, hints);
     name_hints(file_stem, hints);
-    if (!hints.attempt && parts.size() >= 2) name_hints(parts[parts.size() - 2].name, hints);
+    if (!hints.attempt && parts.size() >= 2) name_hints(parts[parts.size() - 2].name, hints, /*whole=*/true);
     if (node_dir) name_hints(*node_dir, hints);
     return hints;
 }

@@ -52,6 +52,18 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         if (free_pids.size() == 1 && free_locals.size() == 1) map[free_pids.front()] = free_locals.front();
     }
 
+    sole_rank_.resize(t.groups.size());
+    {
+        std::vector<std::set<int>> ranks(t.groups.size());
+        std::vector<bool> has_local(t.groups.size(), false);
+        for (const auto& [key, ps] : t.raw_processes) {
+            if (key.rank && ps.lines > ps.launcher_lines) ranks[key.group].insert(*key.rank);
+            if (key.local_rank) has_local[key.group] = true;
+        }
+        for (std::size_t g = 0; g < t.groups.size(); ++g)
+            if (ranks[g].size() == 1 && !has_local[g]) sole_rank_[g] = *ranks[g].begin();
+    }
+
     for (const auto& [key, ps] : t.raw_processes) {
         Process& p = process_for(key, ps.host);
         p.summary.lines += ps.lines;
@@ -106,13 +118,14 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
         if (auto it = g.local_to_rank.find(*local); it != g.local_to_rank.end()) rank = it->second;
     if (!rank && pid) {
         auto try_host = [&](const std::string& h) {
-            if (auto it = t_.host_pid_to_rank.find({h, *pid}); it != t_.host_pid_to_rank.end()) rank = it->second;
+            if (auto it = t_.host_pid_to_rank.find({h, *pid}); it != t_.host_pid_to_rank.end()) rank = it->second.first;
         };
         if (host) try_host(*host);
         for (const auto& h : g.hosts)
             if (!rank) try_host(h);
     }
     if (!rank && !local && g.path_rank) rank = g.path_rank;
+    if (!rank && !local && sole_rank_[k.group]) rank = sole_rank_[k.group];
     if (rank) return "r" + std::to_string(*rank);
     if (local) return "g" + std::to_string(k.group) + "l" + std::to_string(*local);
     if (pid) return "g" + std::to_string(k.group) + "p" + std::to_string(*pid);

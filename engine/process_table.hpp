@@ -5,7 +5,9 @@
 // local -> global map; else its pid through NCCL's Init COMPLETE (host, pid -> rank) or the agent's
 // (pid -> local rank); else the rank its file's path implies. Within a torchrun group, one SIGTERM'd pid
 // and one local rank whose pid is unknown are paired by elimination. Whatever stays unresolved remains a
-// process of its own (local rank L of a group, pid P, or the group's unattributed lines).
+// process of its own (local rank L of a group, pid P, or the group's unattributed lines) — except in a group
+// whose lines name exactly one rank and no local ranks (one srun task, one rank's file): there the
+// unprefixed lines are that rank's.
 #pragma once
 
 #include <map>
@@ -65,6 +67,7 @@ private:
     std::vector<Process> processes_;
     std::map<std::string, std::size_t> index_;
     std::vector<std::map<long, int>> pid_to_local_;   // per group, including pairings by elimination
+    std::vector<std::optional<int>> sole_rank_;       // per group: the only rank its lines ever name
 };
 
 }  // namespace denpex

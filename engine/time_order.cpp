@@ -9,6 +9,8 @@ namespace {
 
 bool comparable(const Event& a, const Event& b) {
     if (!a.time || !b.time) return false;
+    // dmesg -H deltas count from the previous kernel message, not from any fixed point.
+    if (a.time->relative || b.time->relative) return false;
     if (a.time->uptime || b.time->uptime) return a.source == b.source && a.time->uptime == b.time->uptime;
     if (a.source == b.source) return a.time->has_date == b.time->has_date;
     return a.time->has_date && b.time->has_date;

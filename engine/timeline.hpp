@@ -86,7 +86,9 @@ struct Timeline {
     std::vector<Event> events;
     std::vector<ExitRecord> exits;
     std::map<RawKey, ProcessSummary> raw_processes;
-    std::map<std::pair<std::string, long>, int> host_pid_to_rank;   // NCCL Init COMPLETE
+    // NCCL Init COMPLETE: (host, pid) -> (rank, nranks). A sub-communicator's line names the rank inside that
+    // communicator, so the line of the largest communicator (the world) wins.
+    std::map<std::pair<std::string, long>, std::pair<int, int>> host_pid_to_rank;
     std::map<std::string, int> bus_to_rank;           // "host|busid" -> rank
     std::set<int> ranks_named;                        // every global rank any line names
     std::optional<int> world_size;

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `denpex` command line against the real binary: exit codes, usage errors on one
+# line, JSON contract fields, stdin, directories, and inputs that must not break it (binary junk, a 12 MB
+# line, CRLF, ANSI colours, invalid UTF-8).
+set -u
+DENPEX=${1:?usage: cli_test.sh path/to/denpex source-dir}
+SRC=${2:?usage: cli_test.sh path/to/denpex source-dir}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+check() {   # check NAME CONDITION-EXIT-STATUS
+    if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
+}
+EX="$SRC/tests/corpus/example-oom-watchdog"
+
+# Usage errors: exit 2 and exactly one line on stderr.
+for args in "" "frobnicate" "diagnose" "diagnose --bogus $EX" "diagnose /no/such/file" "kb" "kb show" "diagnose --knowledge"; do
+    # shellcheck disable=SC2086
+    "$DENPEX" $args >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    lines=$(wc -l <"$TMP/err")
+    check "usage error '$args' exits 2 with one line" $([ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && echo 0 || echo 1)
+done
+
+# The bundled example: text verdict first, the OOM rank as initiator.
+"$DENPEX" diagnose "$EX" >"$TMP/text"
+rc=$?
+check "example exits 0" $rc
+head -1 "$TMP/text" | grep -qi "out of memory"; check "text report leads with the failure" $?
+sed -n 2p "$TMP/text" | grep -q "rank 5 on gpu-node-02"; check "second line names rank 5 on gpu-node-02" $?
+grep -q "TORCH_NCCL_ASYNC_ERROR_HANDLING=1" "$TMP/text"; check "text report gives the async error handling fix" $?
+grep -q "^Verify" "$TMP/text"; check "text report gives a verify command" $?
+grep -q "Watchdog" "$TMP/text"; check "text report shows the collateral watchdog timeouts" $?
+
+# JSON contract.
+"$DENPEX" diagnose --json "$EX" >"$TMP/json"
+python3 - "$TMP/json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+d = r["diagnoses"][0]
+assert d["initiating"]["rank"] == 5, d["initiating"]
+assert d["initiating"]["host"] == "gpu-node-02"
+assert d["initiating"]["evidence"][0]["file"].endswith("node1.log")
+assert "out of memory" in d["initiating"]["evidence"][0]["text"]
+assert {c["rank"] for c in d["collateral"]} == {0, 1, 2, 3, 4, 6, 7}, d["collateral"]
+assert all(c["failure_id"] for c in d["collateral"])
+for key in ("failure", "confidence", "fix", "verify", "missing"):
+    assert key in d, key
+assert {"id", "title", "category"} <= set(d["failure"])
+states = {x["rank"]: x["state"] for x in r["ranks"]}
+assert states[5] == "initiating" and states[0] == "collateral", states
+PY
+check "JSON contract on the example" $?
+
+# stdin, and nothing to diagnose -> exit 1.
+cat "$EX"/node*.log | "$DENPEX" diagnose --json - >"$TMP/stdin.json"
+check "stdin input exits 0" $?
+python3 -c "import json,sys; d=json.load(open('$TMP/stdin.json'))['diagnoses'][0]; assert d['initiating']['rank']==5" 
+check "stdin input names rank 5" $?
+printf 'INFO step 1 loss 2.0\nINFO step 2 loss 1.9\n' >"$TMP/healthy.log"
+"$DENPEX" diagnose "$TMP/healthy.log" >/dev/null
+check "a healthy log exits 1" $([ $? -eq 1 ] && echo 0 || echo 1)
+
+# Hostile input: binary junk, a 12 MB line, CRLF + ANSI + invalid UTF-8 around the decisive line.
+head -c 2000000 /dev/urandom >"$TMP/junk.log"
+"$DENPEX" diagnose "$TMP/junk.log" >/dev/null 2>&1
+rc=$?
+check "binary junk does not crash (exit $rc)" $([ $rc -le 1 ] && echo 0 || echo 1)
+{
+    printf '[rank1]: step 7 '; head -c 12000000 /dev/zero | tr '\0' 'x'; printf '\n'
+    printf '\033[31m[rank0]:[E1023 14:32:03.123456789 ProcessGroupNCCL.cpp:629] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600081 milliseconds before timing out.\033[0m\r\n'
+    printf '[rank1]: caf\xff\xfe torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.11 GiB of which 1.02 GiB is free.\r\n'
+} >"$TMP/hostile.log"
+"$DENPEX" diagnose --json "$TMP/hostile.log" >"$TMP/hostile.json"
+check "hostile log exits 0" $?
+python3 -c "import json; d=json.load(open('$TMP/hostile.json'))['diagnoses'][0]; assert d['initiating']['rank']==1, d['initiating']"
+check "hostile log still names rank 1" $?
+
+# --knowledge adds a team's entry; a broken one is a usage error, not silently ignored.
+mkdir -p "$TMP/kb"
+cat >"$TMP/kb/team-disk.json" <<'JSON'
+{"id":"team-disk","title":"Scratch disk full","category":"Software","severity":"error","what":"w","mechanism":"m",
+ "confirm":["df -h /scratch"],"fix":[{"text":"free space"}],"verify":"df -h /scratch",
+ "signatures":[{"id":"enospc","role":"initiating","pattern":"No space left on device","examples":["OSError: [Errno 28] No space left on device"],"source":"errno(3)"}]}
+JSON
+"$DENPEX" kb list --knowledge "$TMP/kb" | grep -q "^team-disk"; check "--knowledge adds entries" $?
+echo '{' >"$TMP/kb/broken.json"
+"$DENPEX" diagnose --knowledge "$TMP/kb" "$EX" >/dev/null 2>"$TMP/err"
+check "a broken knowledge file is an error" $([ $? -eq 2 ] && grep -q broken.json "$TMP/err" && echo 0 || echo 1)
+
+# kb show renders a reference card.
+"$DENPEX" kb show watchdog-timeout-silent-oom | grep -q "^## How to confirm"; check "kb show renders markdown" $?
+"$DENPEX" kb show no-such-entry >/dev/null 2>&1; check "kb show unknown id exits 1" $([ $? -eq 1 ] && echo 0 || echo 1)
+[ "$("$DENPEX" kb patterns | wc -l)" -ge 40 ]; check "kb patterns prints the signature set" $?
+
+echo "$fails failure(s)"
+[ "$fails" -eq 0 ]
