@@ -89,9 +89,11 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             a.rank.reset();
         }
         std::uint32_t group = base_group;
-        if (a.srun_task)
+        if (a.srun_task) {
             group = group_for(t_, index, base_key + "|task:" + std::to_string(*a.srun_task),
                               "task " + std::to_string(*a.srun_task) + " of " + base_name);
+            t_.groups[group].srun_task = a.srun_task;
+        }
         Group& g = t_.groups[group];
 
         RawKey key;

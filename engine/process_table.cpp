@@ -1,6 +1,7 @@
 #include "engine/process_table.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace denpex {
 
@@ -52,6 +53,7 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         if (free_pids.size() == 1 && free_locals.size() == 1) map[free_pids.front()] = free_locals.front();
     }
 
+    infer_mappings();
     sole_rank_.resize(t.groups.size());
     {
         std::vector<std::set<int>> ranks(t.groups.size());
@@ -78,7 +80,16 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         if (ps.cuda_dev) p.summary.cuda_dev = ps.cuda_dev;
     }
     for (const Event& e : t.events) {
-        Process& p = process_for(e.key, e.host);
+        RawKey key = e.key;
+        if (!key.rank && !key.local_rank)
+            if (auto it = e.captures.find("pid"); it != e.captures.end()) {
+                long pid = std::atol(it->second.c_str());
+                if (auto r = pid_rank_.find(pid); r != pid_rank_.end()) {
+                    key.rank = r->second;
+                    key.pid.reset();
+                }
+            }
+        Process& p = process_for(key, e.host);
         p.events.push_back(&e);
         if (e.host) p.hosts.insert(*e.host);
     }
@@ -104,8 +115,66 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
     }
 }
 
+void ProcessTable::infer_mappings() {
+    const std::size_t n = t_.groups.size();
+    local_offset_.assign(n, std::nullopt);
+    offset_reason_.assign(n, {});
+    task_is_rank_.assign(n, false);
+    std::vector<std::set<int>> locals(n);
+    std::vector<std::set<long>> pids(n);
+    std::vector<std::set<int>> ranks(n);
+    for (const auto& [key, ps] : t_.raw_processes) {
+        if (key.local_rank) locals[key.group].insert(*key.local_rank);
+        if (key.pid) pids[key.group].insert(*key.pid);
+        if (key.rank) ranks[key.group].insert(*key.rank);
+    }
+    bool any_mapping = false;
+    for (std::size_t g = 0; g < n; ++g) {
+        const auto& map = t_.groups[g].local_to_rank;
+        if (map.empty()) continue;
+        any_mapping = true;
+        int offset = map.begin()->second - map.begin()->first;
+        bool same = std::all_of(map.begin(), map.end(), [&](const auto& kv) { return kv.second - kv.first == offset; });
+        if (same && offset >= 0) {
+            local_offset_[g] = offset;
+            offset_reason_[g] = "inferred: the other local ranks of " + t_.groups[g].name + " map to global ranks " +
+                                (offset == 0 ? std::string("one to one") : "with offset " + std::to_string(offset));
+        }
+    }
+    // One node, no mapping anywhere: the local ranks are the global ranks unless the world is larger.
+    std::vector<std::size_t> with_locals;
+    for (std::size_t g = 0; g < n; ++g)
+        if (!locals[g].empty()) with_locals.push_back(g);
+    if (!any_mapping && with_locals.size() == 1) {
+        std::size_t g = with_locals.front();
+        int span = *locals[g].rbegin() + 1;
+        if (!t_.world_size || *t_.world_size <= span) {
+            local_offset_[g] = 0;
+            offset_reason_[g] = "a guess: only one node's output is here and no line maps local ranks to global "
+                                "ones, so local rank N is taken as global rank N";
+        }
+    }
+    // srun tasks holding one worker each: the task index is SLURM_PROCID, the rank.
+    bool tasks = false, one_each = true;
+    for (std::size_t g = 0; g < n; ++g) {
+        if (!t_.groups[g].srun_task) continue;
+        tasks = true;
+        int task = *t_.groups[g].srun_task;
+        if (!locals[g].empty() || pids[g].size() > 1 || ranks[g].size() > 1 ||
+            (ranks[g].size() == 1 && *ranks[g].begin() != task))
+            one_each = false;
+    }
+    if (tasks && one_each)
+        for (std::size_t g = 0; g < n; ++g)
+            if (t_.groups[g].srun_task) task_is_rank_[g] = true;
+    // pids whose rank a line states: the summary's records and NCCL's Init COMPLETE lines.
+    for (const ExitRecord& x : t_.exits)
+        if (x.rank && x.pid) pid_rank_[*x.pid] = *x.rank;
+    for (const auto& [host_pid, rank_n] : t_.host_pid_to_rank) pid_rank_.try_emplace(host_pid.second, rank_n.first);
+}
+
 std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,
-                                 std::optional<int>& local, std::optional<long>& pid) const {
+                                 std::optional<int>& local, std::optional<long>& pid, std::string* inference) const {
     const Group& g = t_.groups[k.group];
     rank = k.rank;
     local = k.local_rank;
@@ -124,8 +193,18 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
         for (const auto& h : g.hosts)
             if (!rank) try_host(h);
     }
+    if (!rank && local && local_offset_[k.group]) {
+        rank = *local + *local_offset_[k.group];
+        if (inference) *inference = offset_reason_[k.group];
+    }
     if (!rank && !local && g.path_rank) rank = g.path_rank;
-    if (!rank && !local && sole_rank_[k.group]) rank = sole_rank_[k.group];
+    if (!rank && !local && !sole_rank_.empty() && sole_rank_[k.group]) rank = sole_rank_[k.group];
+    if (!rank && !local && task_is_rank_[k.group] && g.srun_task) {
+        rank = g.srun_task;
+        if (inference)
+            *inference = "inferred: each srun task holds one worker, so task " + std::to_string(*g.srun_task) +
+                         " is rank " + std::to_string(*g.srun_task) + " (SLURM_PROCID)";
+    }
     if (rank) return "r" + std::to_string(*rank);
     if (local) return "g" + std::to_string(k.group) + "l" + std::to_string(*local);
     if (pid) return "g" + std::to_string(k.group) + "p" + std::to_string(*pid);
@@ -135,12 +214,15 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
 Process& ProcessTable::process_for(const RawKey& k, const std::optional<std::string>& host) {
     std::optional<int> rank, local;
     std::optional<long> pid;
-    std::string key = key_of(k, host, rank, local, pid);
+    std::string inference;
+    std::string key = key_of(k, host, rank, local, pid, &inference);
     auto it = index_.find(key);
     if (it != index_.end()) {
         Process& p = processes_[it->second];
         if (!p.local_rank && local) p.local_rank = local;
         if (!p.pid && pid) p.pid = pid;
+        // A rank read from a line somewhere beats the same rank inferred elsewhere.
+        if (inference.empty()) p.rank_inference.clear();
         return p;
     }
     Process p;
@@ -149,6 +231,7 @@ Process& ProcessTable::process_for(const RawKey& k, const std::optional<std::str
     p.pid = pid;
     p.group = k.group;
     p.group_name = t_.groups[k.group].name;
+    p.rank_inference = inference;
     index_.emplace(key, processes_.size());
     processes_.push_back(std::move(p));
     return processes_.back();
@@ -193,6 +276,19 @@ std::vector<int> ProcessTable::seen_ranks() const {
         if (p.rank && p.own_lines > 0) out.push_back(*p.rank);
     std::sort(out.begin(), out.end());
     return out;
+}
+
+}  // namespace denpex
+
+namespace denpex {
+
+bool ProcessTable::has_unclaimed_worker_output() const {
+    for (const Process& p : processes_)
+        if (!p.rank && !p.local_rank && p.own_lines > 0 && p.events.empty()) return true;
+    for (std::size_t g = 0; g < t_.groups.size(); ++g)
+        for (long pid : t_.groups[g].sigterm_pids)
+            if (!pid_rank_.count(pid) && !pid_to_local_[g].count(pid)) return true;
+    return false;
 }
 
 }  // namespace denpex

@@ -8,6 +8,13 @@
 // process of its own (local rank L of a group, pid P, or the group's unattributed lines) — except in a group
 // whose lines name exactly one rank and no local ranks (one srun task, one rank's file): there the
 // unprefixed lines are that rank's.
+// Inferences, each recorded on the process so the report can say the mapping is a guess:
+//   - a node group whose known local -> global pairs share one offset (node_rank x ranks_per_node) maps its
+//     other local ranks with that offset;
+//   - a single node group with local ranks and no mapping at all, in a world no larger than it: local = global;
+//   - srun tasks that each hold one worker process (no local ranks, at most one NCCL pid): task = rank,
+//     as srun sets SLURM_PROCID, which env:// initialisation uses as the rank;
+//   - an event that names a pid (the kernel's OOM killer, the agent) belongs to the rank that pid had.
 #pragma once
 
 #include <map>
@@ -35,6 +42,7 @@ struct Process {
     std::vector<const Event*> direct_collateral;    // collateral the worker printed itself
     std::set<std::string> hosts;
     bool sigterm_by_agent = false;
+    std::string rank_inference;    // non-empty when the global rank was inferred, not read: how
 
     const Event* first_specific_initiating() const { return specific_initiating.empty() ? nullptr : specific_initiating.front(); }
     const Event* first_generic_initiating() const { return generic_initiating.empty() ? nullptr : generic_initiating.front(); }
@@ -57,10 +65,13 @@ public:
     std::optional<int> world_size() const;
     std::vector<int> unseen_ranks(std::optional<int> world) const;
     std::vector<int> seen_ranks() const;
+    // Whether some output belongs to no known rank: unprefixed worker lines, or a SIGTERM'd pid no rank owns.
+    bool has_unclaimed_worker_output() const;
 
 private:
     std::string key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,
-                       std::optional<int>& local, std::optional<long>& pid) const;
+                       std::optional<int>& local, std::optional<long>& pid, std::string* inference = nullptr) const;
+    void infer_mappings();
     Process& process_for(const RawKey& k, const std::optional<std::string>& host);
 
     const Timeline& t_;
@@ -68,6 +79,10 @@ private:
     std::map<std::string, std::size_t> index_;
     std::vector<std::map<long, int>> pid_to_local_;   // per group, including pairings by elimination
     std::vector<std::optional<int>> sole_rank_;       // per group: the only rank its lines ever name
+    std::vector<std::optional<int>> local_offset_;    // per group: global = local + offset, inferred
+    std::vector<std::string> offset_reason_;
+    std::vector<bool> task_is_rank_;                  // per group: srun task index is the rank
+    std::map<long, int> pid_rank_;                    // pids whose rank some line states
 };
 
 }  // namespace denpex

@@ -15,7 +15,8 @@ namespace {
 constexpr double kSimultaneousSeconds = 60;
 
 struct Candidate {
-    const Process* process = nullptr;
+    const Process* process = nullptr;  // null when the rank is named but wrote nothing here
+    std::optional<int> rank;           // set when process is null
     std::string strategy;
     int strength = 0;                  // 3 strong, 2 medium, 1 weak
     std::vector<const Event*> evidence;
@@ -179,7 +180,7 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
                 if (!gap || *gap < kSimultaneousSeconds) well_before = false;
             }
             if (well_before) {
-                Candidate c{earliest, "initiating-event", 3, {first(earliest)},
+                Candidate c{earliest, std::nullopt, "initiating-event", 3, {first(earliest)},
                             earliest->name() + " hit " + first(earliest)->signature->entry->title +
                                 " well before the other ranks did."};
                 out.candidate = c;
@@ -190,7 +191,7 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
         return out;
     }
     if (earliest) {
-        Candidate c{earliest, "initiating-event", use_specific ? 3 : 2, {first(earliest)},
+        Candidate c{earliest, std::nullopt, "initiating-event", use_specific ? 3 : 2, {first(earliest)},
                     earliest->name() + "'s error (" + first(earliest)->signature->entry->title +
                         ") comes before every other process's own error."};
         out.candidate = c;
@@ -200,24 +201,42 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
     return out;
 }
 
-std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, std::optional<int> world) {
+// Every rank of the world but one reports a collateral error; that one is silent. A silent rank with no lines
+// at all is accepted by elimination only when the world size is stated by the logs, or when lines nobody
+// claims (unprefixed output, a SIGTERM'd pid no rank owns) show that one more worker was there.
+std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world) {
     if (!world || *world < 2) return std::nullopt;
-    std::vector<const Process*> silent;
+    std::vector<int> silent;
     int collateral = 0;
     for (int r = 0; r < *world; ++r) {
         const Process* p = table.by_rank(r);
-        if (!p || p->own_lines == 0) return std::nullopt;   // a rank we cannot see might be the one
-        if (!p->direct_collateral.empty()) ++collateral;
-        else if (p->direct_specific_initiating().empty() && p->generic_initiating.empty()) silent.push_back(p);
+        if (p && !p->direct_collateral.empty()) ++collateral;
+        else if (!p || (p->direct_specific_initiating().empty() && p->generic_initiating.empty())) silent.push_back(r);
         else return std::nullopt;
     }
     if (silent.size() != 1 || collateral != *world - 1) return std::nullopt;
+    const int rank = silent.front();
+    const Process* p = table.by_rank(rank);
     Candidate c;
-    c.process = silent.front();
+    c.process = p && p->own_lines > 0 ? p : nullptr;
+    c.rank = rank;
     c.strategy = "silent-rank";
     c.strength = 2;
-    c.reason = "Every other rank reports a collateral error, while " + silent.front()->name() +
-               " reports none: it stopped taking part (last line: \"" + silent.front()->summary.last_line.text + "\").";
+    if (c.process) {
+        c.reason = "Every other rank reports a collateral error, while rank " + std::to_string(rank) +
+                   " reports none: it stopped taking part (its last line: \"" + p->summary.last_line.text + "\").";
+        return c;
+    }
+    bool stated = t.world_size && *t.world_size == *world;
+    bool unclaimed = table.has_unclaimed_worker_output();
+    if (!stated && !unclaimed) return std::nullopt;
+    c.reason = "Every other rank of " + (stated ? "the " + std::to_string(*world) + "-rank world the logs state"
+                                                : std::string("ranks 0-") + std::to_string(*world - 1) +
+                                                      " (the highest rank named is " + std::to_string(*world - 1) + ")") +
+               " reports a collateral error; rank " + std::to_string(rank) +
+               " writes nothing under its own number" +
+               (unclaimed ? ", and the only output nobody else claims is consistent with it still running" : "") + ".";
+    if (!stated) c.strength = 1;
     return c;
 }
 
@@ -265,10 +284,14 @@ std::optional<Candidate> desync_strategy(const ProcessTable& table) {
                 if (evidence.size() < 2) evidence.push_back(e);
             }
     if (named.size() != 1) return std::nullopt;
-    const Process* p = table.by_rank(named.begin()->first);
-    if (!p) return std::nullopt;
-    Candidate c{p, "desync-report", 2, evidence,
-                "The desync debug report names " + p->name() + " as the lagging rank."};
+    const int rank = named.begin()->first;
+    Candidate c;
+    c.process = table.by_rank(rank);
+    c.rank = rank;
+    c.strategy = "desync-report";
+    c.strength = 2;
+    c.evidence = evidence;
+    c.reason = "The desync debug report names rank " + std::to_string(rank) + " as the lagging rank.";
     return c;
 }
 
@@ -373,18 +396,25 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
     InitiatingResult init = initiating_event_strategy(table);
     std::vector<Candidate> candidates;
     if (init.candidate) candidates.push_back(*init.candidate);
-    if (auto c = silent_rank_strategy(table, world)) candidates.push_back(*c);
+    if (auto c = silent_rank_strategy(table, t, world)) candidates.push_back(*c);
     if (auto c = sequence_lag_strategy(table)) candidates.push_back(*c);
     if (auto c = desync_strategy(table)) candidates.push_back(*c);
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate& a, const Candidate& b) { return a.strength > b.strength; });
 
-    const Process* chosen = nullptr;
+    for (Candidate& c : candidates)
+        if (c.process && c.process->rank) c.rank = c.process->rank;
+    auto same_target = [](const Candidate& a, const Candidate& b) {
+        if (a.rank && b.rank) return *a.rank == *b.rank;
+        return a.process == b.process && a.process != nullptr;
+    };
+
+    const Candidate* lead = nullptr;
     if (!candidates.empty()) {
-        chosen = candidates.front().process;
+        lead = &candidates.front();
         int agree = 0, disagree = 0;
         for (const Candidate& c : candidates) {
-            if (c.process == chosen) {
+            if (same_target(c, *lead)) {
                 ++agree;
                 d.strategies.push_back(c.strategy);
                 d.reasoning.push_back(c.reason);
@@ -393,16 +423,16 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
                 d.reasoning.push_back("Against this: " + c.reason);
             }
         }
-        if (disagree > 0 && candidates.front().strength <= 2) {
+        if (disagree > 0 && lead->strength <= 2) {
             // Two medium signals pointing at different ranks: no confident answer.
-            chosen = nullptr;
+            lead = nullptr;
             d.strategies.clear();
         } else {
-            int strength = candidates.front().strength;
-            d.confidence = (strength >= 3 && disagree == 0) || agree >= 2 ? "high" : "medium";
+            d.confidence = (lead->strength >= 3 && disagree == 0) || agree >= 2 ? "high" : "medium";
             if (disagree > 0) d.confidence = "low";
         }
     }
+    const Process* chosen = lead ? lead->process : nullptr;
 
     std::set<const Entry*> collateral_kinds;
     for (const Process& p : table.processes())
@@ -410,35 +440,45 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
 
     std::vector<int> unseen = table.unseen_ranks(world);
 
-    if (chosen) {
-        d.initiating_rank = chosen->rank;
-        d.initiating_process = chosen->name();
-        d.initiating_host = chosen->host();
-        const Candidate& lead = candidates.front();
-        const Event* first = chosen->first_specific_initiating() ? chosen->first_specific_initiating()
-                                                                 : chosen->first_generic_initiating();
+    if (lead) {
+        d.initiating_rank = lead->rank;
+        d.initiating_process = chosen ? chosen->name() : "rank " + std::to_string(*lead->rank);
+        if (chosen) d.initiating_host = chosen->host();
+        const Event* first = chosen ? chosen->first_initiating() : nullptr;
         if (first) {
             d.failure = first->signature->entry;
             if (const Entry* s = scenario_for(kb, d.failure, collateral_kinds)) d.failure = s;
             if (first->time && first->time_exact) d.initiating_time = format_time(*first->time);
         } else {
-            d.failure = verdict_entry(kb, lead.strategy);
+            d.failure = verdict_entry(kb, lead->strategy);
         }
+        auto add_evidence = [&](const Evidence& e) {
+            bool dup = std::any_of(d.evidence.begin(), d.evidence.end(),
+                                   [&](const Evidence& x) { return x.file == e.file && x.line == e.line; });
+            if (!dup && d.evidence.size() < 4) d.evidence.push_back(e);
+        };
         for (const Candidate& c : candidates)
-            if (c.process == chosen)
-                for (const Event* e : c.evidence)
-                    if (d.evidence.size() < 4) d.evidence.push_back(evidence_of(*e));
-        if (d.evidence.empty() || !first) d.evidence.push_back(chosen->summary.last_line);
-        if (!unseen.empty() && d.confidence == "high" && lead.strategy == "initiating-event" && candidates.size() == 1) {
+            if (same_target(c, *lead))
+                for (const Event* e : c.evidence) add_evidence(evidence_of(*e));
+        if (chosen && (d.evidence.empty() || !first)) add_evidence(chosen->summary.last_line);
+        if (chosen && !chosen->rank_inference.empty()) {
+            d.notes.push_back("The global rank of " + chosen->name() + " is " + chosen->rank_inference + ".");
+            if (d.confidence == "high") d.confidence = "medium";
+        }
+        if (!chosen) {
+            d.missing.push_back("Rank " + std::to_string(*lead->rank) +
+                                "'s own output is not here, so what it was doing is unknown: look at its log (or "
+                                "a stack dump of it: py-spy dump --pid <pid>) for its last step.");
+        }
+        if (!unseen.empty() && d.confidence == "high" && lead->strategy == "initiating-event" && candidates.size() == 1) {
             d.confidence = "medium";
             d.notes.push_back("The logs of " + ranks_phrase(unseen) +
                               " are not here; a failure there cannot be ruled out, though nothing here points to one.");
         }
         // Supporting evidence from torchrun's agent: the worker it saw fail first and did not SIGTERM.
         for (const ExitRecord& x : t.exits) {
-            if (x.root_cause_section || x.evidence.text.find("failed (exitcode") == std::string::npos) continue;
-            const Process* p = table.resolve_exit(x);
-            if (p == chosen)
+            if (!chosen || x.root_cause_section || x.evidence.text.find("failed (exitcode") == std::string::npos) continue;
+            if (table.resolve_exit(x) == chosen)
                 d.reasoning.push_back("torchrun's agent reported " + chosen->name() +
                                       " as the first of its workers to fail (" + x.evidence.file + ":" +
                                       std::to_string(x.evidence.line) + ").");

@@ -67,6 +67,7 @@ struct Group {
     std::map<int, int> local_to_rank;   // from lines carrying both
     std::map<long, int> pid_to_local;   // from the agent's "failed ... local_rank: L (pid: P)"
     std::set<long> sigterm_pids;        // "Sending process P closing signal SIGTERM"
+    std::optional<int> srun_task;       // the group is one srun --label task's output
     std::optional<int> path_rank;       // rank_3.log
     std::optional<int> path_node;
 };

@@ -1,31 +1,11 @@
 #include "server/protocol/position_encoding.hpp"
 
+#include "server/protocol/utf8.hpp"
+
 namespace denpex::server {
 namespace {
 
-// Length in bytes of the valid UTF-8 sequence starting at line[i], or 0 when the bytes there are not one
-// (then the byte counts alone). Rejects overlong forms, surrogates and code points above U+10FFFF.
-std::size_t sequence_length(std::string_view line, std::size_t i) {
-    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(line[k]); };
-    const unsigned char c = b(i);
-    if (c < 0x80) return 1;
-    std::size_t n;
-    unsigned char lo = 0x80, hi = 0xBF;   // allowed range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) n = 2;
-    else if (c == 0xE0) { n = 3; lo = 0xA0; }
-    else if (c >= 0xE1 && c <= 0xEC) n = 3;
-    else if (c == 0xED) { n = 3; hi = 0x9F; }
-    else if (c >= 0xEE && c <= 0xEF) n = 3;
-    else if (c == 0xF0) { n = 4; lo = 0x90; }
-    else if (c >= 0xF1 && c <= 0xF3) n = 4;
-    else if (c == 0xF4) { n = 4; hi = 0x8F; }
-    else return 0;
-    if (i + n > line.size()) return 0;
-    if (b(i + 1) < lo || b(i + 1) > hi) return 0;
-    for (std::size_t k = 2; k < n; ++k)
-        if ((b(i + k) & 0xC0) != 0x80) return 0;
-    return n;
-}
+std::size_t sequence_length(std::string_view line, std::size_t i) { return utf8_sequence_length(line, i); }
 
 std::size_t units(std::size_t seq_len, PositionEncoding e) {
     switch (e) {
