@@ -528,6 +528,15 @@ void world_size_marker(std::string_view body, Attribution& a) {
     if (find_in(re, body, c)) fill(a.world_size, to_number<int>(view(c[1])));
 }
 
+// Ray Train's worker set-up line: `Setting up process group for: env:// [rank=3, world_size=4]`.
+void ray_train_marker(std::string_view body, Attribution& a) {
+    static const RE2 re(R"(\[rank=(\d+), world_size=(\d+)\])", pattern_options());
+    std::array<re2::StringPiece, 3> c;
+    if (!find_in(re, body, c)) return;
+    fill(a.rank, to_number<int>(view(c[1])));
+    fill(a.world_size, to_number<int>(view(c[2])));
+}
+
 bool contains(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
 
 // Each marker's regex runs only when a literal it needs is present: a substring search is far cheaper than a
@@ -541,6 +550,7 @@ void scan_body(std::string_view body, Attribution& a) {
     if (contains(body, "store for rank: ")) store_key_marker(body, a);
     if (contains(body, "local_rank:")) summary_marker(body, a);
     if (contains(body, "Init COMPLETE")) nccl_init_marker(body, a);
+    if (contains(body, "[rank=")) ray_train_marker(body, a);
     if (contains(body, "world_size=")) world_size_marker(body, a);
 }
 

@@ -76,6 +76,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         Attribution a = attribute(text);
         std::string_view body = std::string_view(text).substr(std::min(a.body_offset, text.size()));
         ElasticLine el = elastic.feed(body);
+        std::string srun_host = read_topology_line(body, t_.topology);
         const bool in_summary = elastic.current_rank() || elastic.current_local_rank();
         if (in_summary) {
             // Inside a summary record the record's worker is the subject, whatever the line itself says.
@@ -107,6 +108,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
 
         if (a.time) last_time = a.time;
         if (a.host) g.hosts.insert(*a.host);
+        if (!srun_host.empty()) g.hosts.insert(srun_host);
         if (a.rank) t_.ranks_named.insert(*a.rank);
         if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
         if (a.rank && a.local_rank) g.local_to_rank[*a.local_rank] = *a.rank;
@@ -114,7 +116,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             auto [it, added] = t_.host_pid_to_rank.try_emplace({*a.host, *a.pid}, *a.rank, a.world_size.value_or(0));
             if (!added && a.world_size.value_or(0) >= it->second.second) it->second = {*a.rank, *a.world_size};
         }
-        if (a.rank && a.host && a.bus_id) t_.bus_to_rank[*a.host + "|" + *a.bus_id] = *a.rank;
+        if (a.rank && a.host && a.bus_id) t_.bus_to_rank.try_emplace(*a.host + "|" + *a.bus_id, *a.rank);   // world comm first
 
         if (elastic.saw_elastic()) t_.torchrun = true;
         if (el.kind == ElasticLine::Kind::sigterm && el.pid) g.sigterm_pids.insert(*el.pid);
@@ -184,6 +186,10 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
 }
 
 Timeline Collector::finish() {
+    // srun's "srun: error: host: task N" lines name the host of task N's group, and of the file the step wrote.
+    for (auto& g : t_.groups)
+        if (g.srun_task)
+            if (auto it = t_.topology.task_hosts.find(*g.srun_task); it != t_.topology.task_hosts.end()) g.hosts.insert(it->second);
     // A version range that became empty means the formats disagree (mixed logs): say nothing about versions.
     if (t_.torch_known && t_.torch.empty()) t_.torch_known = false;
     return std::move(t_);

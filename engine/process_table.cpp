@@ -1,6 +1,7 @@
 #include "engine/process_table.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 namespace denpex {
@@ -81,14 +82,12 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
     }
     for (const Event& e : t.events) {
         RawKey key = e.key;
-        if (!key.rank && !key.local_rank)
-            if (auto it = e.captures.find("pid"); it != e.captures.end()) {
-                long pid = std::atol(it->second.c_str());
-                if (auto r = pid_rank_.find(pid); r != pid_rank_.end()) {
-                    key.rank = r->second;
-                    key.pid.reset();
-                }
+        if (!key.rank && !key.local_rank) {
+            if (auto r = rank_of_named_process(e)) {
+                key.rank = r;
+                key.pid.reset();
             }
+        }
         Process& p = process_for(key, e.host);
         p.events.push_back(&e);
         if (e.host) p.hosts.insert(*e.host);
@@ -105,14 +104,51 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         }
         // An uncaught exception next to a collateral error of the same worker is that error's wrapper.
         if (!p.direct_collateral.empty()) p.generic_initiating.clear();
-        // A worker's lines without a host of their own run on the one host their group names, if only one.
-        if (p.hosts.empty()) {
-            std::set<std::string> group_hosts = t.groups[p.group].hosts;
-            group_hosts.erase("localhost");
-            if (group_hosts.size() == 1) p.hosts = group_hosts;
-        }
+        if (p.hosts.empty()) p.hosts = group_host(p.group);
         if (p.pid && t.groups[p.group].sigterm_pids.count(*p.pid)) p.sigterm_by_agent = true;
     }
+}
+
+namespace {
+
+// An Xid's `PCI:0000:ab:00` and NCCL's `busId ab000` name the same device: NCCL prints the digits of
+// `domain:bus:device.function` as one hex number.
+std::optional<std::string> bus_id_of_pci(std::string pci) {
+    if (pci.rfind("PCI:", 0) == 0) pci = pci.substr(4);
+    std::string digits;
+    bool has_function = pci.find('.') != std::string::npos;
+    for (char c : pci)
+        if (std::isxdigit(static_cast<unsigned char>(c))) digits += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (digits.empty()) return std::nullopt;
+    if (!has_function) digits += '0';
+    std::size_t nz = digits.find_first_not_of('0');
+    return nz == std::string::npos ? std::string("0") : digits.substr(nz);
+}
+
+}  // namespace
+
+// The rank of the process an event names by pid (the OOM killer's victim, a Ray worker) or by GPU bus
+// (an Xid), when another line ties that pid or bus to a rank.
+std::optional<int> ProcessTable::rank_of_named_process(const Event& e) const {
+    if (auto it = e.captures.find("pid"); it != e.captures.end()) {
+        long pid = std::atol(it->second.c_str());
+        if (auto r = pid_rank_.find(pid); r != pid_rank_.end()) return r->second;
+    }
+    if (auto it = e.captures.find("pci"); it != e.captures.end()) {
+        auto bus = bus_id_of_pci(it->second);
+        if (!bus) return std::nullopt;
+        std::optional<int> found;
+        int matches = 0;
+        for (const auto& [host_bus, rank] : t_.bus_to_rank) {
+            std::size_t bar = host_bus.rfind('|');
+            if (host_bus.substr(bar + 1) != *bus) continue;
+            if (e.host && host_bus.substr(0, bar) != *e.host) continue;
+            found = rank;
+            ++matches;
+        }
+        if (matches == 1) return found;   // a bus id seen on several hosts needs the event's host to decide
+    }
+    return std::nullopt;
 }
 
 void ProcessTable::infer_mappings() {
@@ -171,6 +207,25 @@ void ProcessTable::infer_mappings() {
     for (const ExitRecord& x : t_.exits)
         if (x.rank && x.pid) pid_rank_[*x.pid] = *x.rank;
     for (const auto& [host_pid, rank_n] : t_.host_pid_to_rank) pid_rank_.try_emplace(host_pid.second, rank_n.first);
+}
+
+// The one host a group's lines run on, when the group is one node's output: a torchrun agent's stream (local
+// ranks), an srun task, or a stream whose ranked workers never name a host themselves (so the hosts it names
+// come from node-level lines). A stream like mpirun's, where workers on several nodes print their own hosts,
+// gives its hosts to nobody else.
+std::set<std::string> ProcessTable::group_host(std::uint32_t group) const {
+    std::set<std::string> hosts = t_.groups[group].hosts;
+    hosts.erase("localhost");
+    if (hosts.size() != 1) return {};
+    bool node_stream = t_.groups[group].srun_task.has_value();
+    bool ranked_with_host = false;
+    for (const auto& [key, ps] : t_.raw_processes) {
+        if (key.group != group) continue;
+        if (key.local_rank) node_stream = true;
+        if (key.rank && ps.host) ranked_with_host = true;
+    }
+    if (node_stream || !ranked_with_host) return hosts;
+    return {};
 }
 
 std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,
@@ -281,6 +336,13 @@ std::vector<int> ProcessTable::seen_ranks() const {
 }  // namespace denpex
 
 namespace denpex {
+
+bool ProcessTable::has_shared_stream() const {
+    std::map<std::uint32_t, std::set<int>> ranks;
+    for (const Process& p : processes_)
+        if (p.rank && p.own_lines > 0) ranks[p.group].insert(*p.rank);
+    return std::any_of(ranks.begin(), ranks.end(), [](const auto& kv) { return kv.second.size() >= 2; });
+}
 
 bool ProcessTable::has_unclaimed_worker_output() const {
     for (const Process& p : processes_)

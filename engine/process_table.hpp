@@ -67,11 +67,15 @@ public:
     std::vector<int> seen_ranks() const;
     // Whether some output belongs to no known rank: unprefixed worker lines, or a SIGTERM'd pid no rank owns.
     bool has_unclaimed_worker_output() const;
+    // Whether some input interleaves several ranks (a node's or a job's console), rather than one file per rank.
+    bool has_shared_stream() const;
 
 private:
     std::string key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,
                        std::optional<int>& local, std::optional<long>& pid, std::string* inference = nullptr) const;
     void infer_mappings();
+    std::set<std::string> group_host(std::uint32_t group) const;
+    std::optional<int> rank_of_named_process(const Event& e) const;
     Process& process_for(const RawKey& k, const std::optional<std::string>& host);
 
     const Timeline& t_;

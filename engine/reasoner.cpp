@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "engine/job_topology.hpp"
 #include "engine/process_table.hpp"
 #include "engine/time_order.hpp"
 
@@ -227,6 +228,8 @@ std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const T
                    " reports none: it stopped taking part (its last line: \"" + p->summary.last_line.text + "\").";
         return c;
     }
+    // In per-rank files, a rank with no lines is a file that is not here, not a silent worker.
+    if (!table.has_shared_stream()) return std::nullopt;
     bool stated = t.world_size && *t.world_size == *world;
     bool unclaimed = table.has_unclaimed_worker_output();
     if (!stated && !unclaimed) return std::nullopt;
@@ -372,6 +375,39 @@ std::string quoted_list(const std::vector<std::string>& terms) {
 
 Evidence evidence_of(const Event& e) { return e.evidence; }
 
+// " (host gpu-node-01, the MASTER_ADDR)" for the hosts the logs name that have no log here: the launchers'
+// own statements (MASTER_ADDR, DeepSpeed's rank mapping) and the peers collateral errors blame.
+std::string describe_absent_hosts(const ProcessTable& table, const Timeline& t, const std::vector<int>& unseen) {
+    std::set<std::string> present;
+    for (const Process& p : table.processes())
+        for (const auto& h : p.hosts) present.insert(h);
+    for (const Group& g : t.groups)
+        for (const auto& h : g.hosts) present.insert(h);
+    std::map<std::string, std::string> why;   // host -> how the logs name it
+    for (const auto& [host, ranks] : t.topology.host_ranks) {
+        if (present.count(host)) continue;
+        bool runs_unseen = std::any_of(ranks.begin(), ranks.end(), [&](int r) { return in_list_int(unseen, r); });
+        if (!ranks.empty() && !runs_unseen) continue;
+        why[host] = t.topology.masters.count(host) ? "the MASTER_ADDR" : ranks.empty() ? "named by the launcher"
+                                                                                        : "where those ranks ran";
+    }
+    for (const Process& p : table.processes())
+        for (const Event* e : p.collateral)
+            if (auto it = e->captures.find("peer"); it != e->captures.end()) {
+                std::string h = host_of_peer(it->second);
+                if (!h.empty() && !present.count(h) && !why.count(h)) why[h] = "the peer these errors name";
+            }
+    if (why.empty()) return {};
+    std::string s = " (";
+    std::size_t i = 0;
+    for (const auto& [host, reason] : why) {
+        if (i++) s += ", ";
+        if (i > 4) { s += "and more"; break; }
+        s += "host " + host + ", " + reason;
+    }
+    return s + ")";
+}
+
 }  // namespace
 
 Report reason(const Timeline& t, const KnowledgeBase& kb) {
@@ -466,6 +502,15 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
             if (d.confidence == "high") d.confidence = "medium";
         }
         if (!chosen) {
+            // A rank known only by elimination ran where everyone else did, if that is one host.
+            std::set<std::string> hosts;
+            bool all_known = true;
+            for (const Process& p : table.processes())
+                if (p.rank) {
+                    if (auto h = p.host()) hosts.insert(*h);
+                    else all_known = false;
+                }
+            if (hosts.size() == 1 && (all_known || table.processes().size() > 1)) d.initiating_host = *hosts.begin();
             d.missing.push_back("Rank " + std::to_string(*lead->rank) +
                                 "'s own output is not here, so what it was doing is unknown: look at its log (or "
                                 "a stack dump of it: py-spy dump --pid <pid>) for its last step.");
@@ -543,9 +588,10 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
             if (example) d.evidence.push_back(evidence_of(*example));
             std::vector<const Entry*> kinds(collateral_kinds.begin(), collateral_kinds.end());
             std::string terms = quoted_list(search_terms(kinds));
+            std::string absent_hosts = describe_absent_hosts(table, t, unseen);
             if (!unseen.empty()) {
                 std::vector<int> seen = table.seen_ranks();
-                d.missing.push_back("The logs of " + ranks_phrase(unseen) + " are not here (these inputs show " +
+                d.missing.push_back("The logs of " + ranks_phrase(unseen) + absent_hosts + " are not here (these inputs show " +
                                     (seen.empty() ? std::string("no rank by number") : ranks_phrase(seen)) +
                                     (world ? " of " + std::to_string(*world) : std::string()) +
                                     ", and only collateral errors); search them for " + terms + ".");
@@ -555,7 +601,9 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
                                                : "every rank in these logs (" + ranks_phrase(seen) + ")";
                 d.missing.push_back("No log here shows a process failing on its own: " + who +
                                     " reports only collateral errors. The rank that failed first wrote to a log that "
-                                    "is not here (another node's or another rank's); search it for " + terms + ".");
+                                    "is not here (another node's or another rank's" +
+                                    (absent_hosts.empty() ? std::string() : ";" + absent_hosts) +
+                                    "); search it for " + terms + ".");
             }
             if (!candidates.empty())
                 d.missing.push_back("The signals here disagree: " + candidates.front().reason);

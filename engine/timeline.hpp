@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/attribution.hpp"
+#include "engine/job_topology.hpp"
 #include "engine/knowledge.hpp"
 #include "engine/version_range.hpp"
 
@@ -92,6 +93,7 @@ struct Timeline {
     std::map<std::pair<std::string, long>, std::pair<int, int>> host_pid_to_rank;
     std::map<std::string, int> bus_to_rank;           // "host|busid" -> rank
     std::set<int> ranks_named;                        // every global rank any line names
+    JobTopology topology;                             // hosts the launchers name
     std::optional<int> world_size;
     VersionRange torch;                               // what the message formats imply
     bool torch_known = false;

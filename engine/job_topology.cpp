@@ -1,0 +1,65 @@
+#include "engine/job_topology.hpp"
+
+#include <re2/re2.h>
+
+namespace denpex {
+namespace {
+
+bool has(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
+
+}  // namespace
+
+std::string read_topology_line(std::string_view body, JobTopology& out) {
+    re2::StringPiece text(body.data(), body.size());
+    if (has(body, "MASTER_ADDR=")) {
+        static const RE2 re(R"(MASTER_ADDR=["']?([A-Za-z0-9][A-Za-z0-9.-]*))");
+        std::string host;
+        if (RE2::PartialMatch(text, re, &host) && host != "localhost" && host != "127.0.0.1") {
+            out.masters.insert(host);
+            out.host_ranks[host];
+        }
+    }
+    if (has(body, "global_rank_mapping") || has(body, "WORLD INFO DICT")) {
+        // {'worker-0': [0, 1, 2], 'worker-1': [3, 4, 5]}: the global form names ranks, WORLD INFO DICT names
+        // local GPU slots, so only the former gives ranks.
+        static const RE2 pair(R"('([A-Za-z0-9][A-Za-z0-9.-]*)': \[([0-9, ]*)\])");
+        const bool global = has(body, "global_rank_mapping");
+        re2::StringPiece rest = text;
+        std::string host, list;
+        while (RE2::FindAndConsume(&rest, pair, &host, &list)) {
+            auto& ranks = out.host_ranks[host];
+            if (!global) continue;
+            int v = -1;
+            for (char c : list) {
+                if (c >= '0' && c <= '9') v = (v < 0 ? 0 : v * 10) + (c - '0');
+                else if (v >= 0) { ranks.insert(v); v = -1; }
+            }
+            if (v >= 0) ranks.insert(v);
+        }
+    }
+    if (body.rfind("srun: error: ", 0) == 0) {
+        static const RE2 re(R"(^srun: error: ([A-Za-z0-9][A-Za-z0-9.-]*): tasks? (\d+)(?:-(\d+))?: )");
+        std::string host;
+        int first = 0;
+        std::string last;
+        if (RE2::PartialMatch(text, re, &host, &first, &last)) {
+            int end = last.empty() ? first : std::stoi(last);
+            for (int t = first; t <= end && t - first < 4096; ++t) out.task_hosts[t] = host;
+            out.host_ranks[host];
+            return host;
+        }
+    }
+    return {};
+}
+
+std::string host_of_peer(std::string_view peer) {
+    static const RE2 re(R"(^\[?([A-Za-z0-9][A-Za-z0-9.:-]*?[A-Za-z0-9])\]?(?:<\d+>|:\d+)?$)");
+    std::string host;
+    re2::StringPiece text(peer.data(), peer.size());
+    if (!RE2::FullMatch(text, re, &host)) return {};
+    // A bare number is a rank or a local rank, not a host.
+    if (host.find_first_not_of("0123456789") == std::string::npos) return {};
+    return host;
+}
+
+}  // namespace denpex

@@ -1,0 +1,34 @@
+// JobTopology: hosts a job runs on, as launchers and environment dumps state them, so that a missing fact can
+// name the host whose log is absent ("node gpu-node-01's log is not here").
+//
+// Contract. `read_topology_line(body, out)` looks for a few structural lines and does nothing for any other
+// line (a substring test first; the patterns run only on lines that contain their keyword):
+//   `MASTER_ADDR=gpu-node-01`                                   -> gpu-node-01 (role: master)
+//   DeepSpeed `global_rank_mapping=... {'worker-0': [0, 1], 'worker-1': [2, 3]}` and `WORLD INFO DICT`
+//                                                               -> host -> ranks (the mapping form names ranks)
+//   srun `srun: error: gpu-a18: task 5: Exited with exit code 1`, `tasks 2-3: Terminated`
+//                                                               -> host of srun tasks 5, 2 and 3
+// Linear in the line; RE2 only.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace denpex {
+
+struct JobTopology {
+    std::map<std::string, std::set<int>> host_ranks;   // hosts the job names, with the ranks known to run there
+    std::set<std::string> masters;                      // MASTER_ADDR values
+    std::map<int, std::string> task_hosts;              // srun task -> host
+};
+
+// Returns the host an srun line names (the node that line is about), else empty.
+std::string read_topology_line(std::string_view body, JobTopology& out);
+
+// "10.37.152.61<48217>" / "[10.0.0.5]:4010" / "gpu-b12<50324>" -> the host part; empty when none.
+std::string host_of_peer(std::string_view peer);
+
+}  // namespace denpex
