@@ -4,6 +4,7 @@
 
 #include "engine/elastic_summary.hpp"
 #include "engine/evidence_text.hpp"
+#include "engine/hard_wrap.hpp"
 #include "engine/line_reader.hpp"
 #include "engine/normalize.hpp"
 #include "engine/path_hints.hpp"
@@ -61,8 +62,8 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
     bool truncated = false;
     std::uint64_t line_no = 0, next_progress = kProgressEvery;
 
-    while (reader.next(raw, truncated)) {
-        ++line_no;
+    HardWrapJoiner lines(reader);
+    while (lines.next(raw, truncated, line_no)) {
         ++t_.lines;
         if (truncated) ++t_.truncated_lines;
         if ((line_no & 0xFFF) == 0 && cancelled()) return;

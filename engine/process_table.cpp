@@ -346,7 +346,7 @@ bool ProcessTable::has_shared_stream() const {
 
 bool ProcessTable::has_unclaimed_worker_output() const {
     for (const Process& p : processes_)
-        if (!p.rank && !p.local_rank && p.own_lines > 0 && p.events.empty()) return true;
+        if (!p.rank && !p.local_rank && p.own_lines > p.events.size()) return true;   // lines besides its errors
     for (std::size_t g = 0; g < t_.groups.size(); ++g)
         for (long pid : t_.groups[g].sigterm_pids)
             if (!pid_rank_.count(pid) && !pid_to_local_[g].count(pid)) return true;

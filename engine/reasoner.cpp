@@ -610,6 +610,19 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
         }
     }
 
+    // The logs name one host in all, and no worker names a host of its own (which would hint at per-worker
+    // hosts, as in mpirun output): the job ran there.
+    bool worker_hosts = std::any_of(t.raw_processes.begin(), t.raw_processes.end(),
+                                    [](const auto& kv) { return kv.first.rank && kv.second.host; });
+    if (!d.initiating_host && !worker_hosts && (d.initiating_rank || d.rank_not_applicable)) {
+        std::set<std::string> all;
+        for (const Group& g : t.groups)
+            for (const auto& h : g.hosts)
+                if (h != "localhost") all.insert(h);
+        for (const auto& [h, ranks] : t.topology.host_ranks) all.insert(h);
+        if (all.size() == 1) d.initiating_host = *all.begin();
+    }
+
     if (d.failure) {
         d.fix = advise(*d.failure, t);
         d.verify = d.failure->verify;
