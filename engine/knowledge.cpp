@@ -200,6 +200,10 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
             sig.torch = r.range(s, "torch", "signature " + sig.id + ": ");
             if (auto l = s.find("launcher"); l != s.end() && l->is_string()) sig.launcher = l->get<std::string>();
             if (auto fb = s.find("fallback"); fb != s.end() && fb->is_boolean()) sig.fallback = fb->get<bool>();
+            if (auto m = s.find("marks"); m != s.end()) {
+                if (m->is_string() && m->get<std::string>() == "failure-start") sig.failure_start = true;
+                else r.problem("signature " + sig.id + ": \"marks\" must be \"failure-start\"");
+            }
             sig.examples = r.strings(s, "examples", true);
             sig.source = r.str(s, "source");
             if (sig.examples.empty()) r.problem("signature " + sig.id + ": needs at least one example line");

@@ -45,6 +45,9 @@ struct Signature {
     std::optional<VersionRange> torch;
     std::optional<std::string> launcher;
     bool fallback = false;
+    // "marks": "failure-start": the line opens a failure report whose kind comes later (a traceback header),
+    // so a process showing only this line failed in a way the logs cut off.
+    bool failure_start = false;
     std::vector<std::string> examples;
     std::string source;
     std::shared_ptr<const re2::RE2> regex;   // compiled once at load time

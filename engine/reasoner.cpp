@@ -14,6 +14,8 @@ namespace {
 
 // How far apart (seconds) the same error on several ranks may be and still count as one systemic failure.
 constexpr double kSimultaneousSeconds = 60;
+// How many lines after one rank's error another rank's traceback may start and still count as failing with it.
+constexpr std::uint64_t kConcurrentLines = 50;
 
 struct Candidate {
     const Process* process = nullptr;  // null when the rank is named but wrote nothing here
@@ -137,6 +139,24 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
         const Process* p = pool.front();
         if (!p->rank && !p->local_rank) {
             out.unranked.push_back(p);
+            return out;
+        }
+        // Another rank opening a failure report of its own right then (a traceback whose end the logs cut
+        // off, with no collateral error to explain it): two ranks failing at once, not one rank's failure.
+        std::vector<const Process*> concurrent{p};
+        for (const Process& q : table.processes()) {
+            if (&q == p || !q.rank || !q.collateral.empty() || q.first_initiating()) continue;
+            for (const Event* e : q.events) {
+                if (!e->signature->failure_start) continue;
+                auto gap = seconds_between(*first(p), *e);
+                bool close = (e->source == first(p)->source && e->order > first(p)->order &&
+                              e->evidence.line - first(p)->evidence.line <= kConcurrentLines) ||
+                             (gap && std::abs(*gap) <= kSimultaneousSeconds);
+                if (close) { concurrent.push_back(&q); break; }
+            }
+        }
+        if (concurrent.size() > 1) {
+            out.systemic = concurrent;
             return out;
         }
         Candidate c;
@@ -530,23 +550,33 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
         }
     } else if (!init.systemic.empty()) {
         d.rank_not_applicable = true;
-        d.failure = init.systemic.front()->first_specific_initiating()
-                        ? init.systemic.front()->first_specific_initiating()->signature->entry
-                        : init.systemic.front()->first_generic_initiating()->signature->entry;
+        d.failure = init.systemic.front()->first_initiating()->signature->entry;
         d.confidence = "medium";
+        std::vector<int> unknown_kind;
         for (const Process* p : init.systemic) {
             if (p->rank) d.affected_ranks.push_back(*p->rank);
-            const Event* e = p->first_specific_initiating() ? p->first_specific_initiating() : p->first_generic_initiating();
-            if (d.evidence.size() < 4) d.evidence.push_back(evidence_of(*e));
+            const Event* e = p->first_initiating();
+            if (!e) {   // failed at once, but the kind is cut off: show where its report starts
+                for (const Event* m : p->events)
+                    if (m->signature->failure_start) { e = m; break; }
+                if (p->rank) unknown_kind.push_back(*p->rank);
+            }
+            if (e && d.evidence.size() < 4) d.evidence.push_back(evidence_of(*e));
         }
         std::sort(d.affected_ranks.begin(), d.affected_ranks.end());
         d.strategies.push_back("initiating-event");
-        d.reasoning.push_back("The same error (" + d.failure->title + ") appears on " +
-                              (d.affected_ranks.empty() ? std::string("several processes")
-                                                        : ranks_phrase(d.affected_ranks)) +
-                              " at about the same time: one cause common to all of them, not one rank's failure.");
-        const Process* host_of = init.systemic.front();
-        d.initiating_host = host_of->host();
+        if (unknown_kind.empty())
+            d.reasoning.push_back("The same error (" + d.failure->title + ") appears on " +
+                                  (d.affected_ranks.empty() ? std::string("several processes")
+                                                            : ranks_phrase(d.affected_ranks)) +
+                                  " at about the same time: one cause common to all of them, not one rank's failure.");
+        else
+            d.reasoning.push_back(init.systemic.front()->name() + " hit " + d.failure->title + ", and " +
+                                  ranks_phrase(unknown_kind) + " began a failure report of its own right after "
+                                  "(its end is not in the logs), with no collateral error to explain it: several "
+                                  "ranks failed at once, so this is not one rank's failure. " +
+                                  init.systemic.front()->name() + " is only the first observed.");
+        d.initiating_host = init.systemic.front()->host();
     } else if (any_failure) {
         d.undetermined = true;
         d.confidence = "low";

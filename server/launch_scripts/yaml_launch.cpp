@@ -168,11 +168,8 @@ void check_yaml(std::string_view text, bool old_name_too, AsyncErrorHandlingChec
         } else {
             std::string add = std::string(c.key_col, ' ') + "env:\n" + item(c.key_col + 2, kAsyncErrorHandlingVar);
             if (old_name_too) add += item(c.key_col + 2, kAsyncErrorHandlingOldVar);
-            std::size_t after_line = image_line != lines.size() ? image_line : c.first;
-            if (image_line == lines.size() && lines.trimmed(c.first) == "-") {
-                // "-" alone: insert as the first key, on the next line.
-                after_line = c.first;
-            }
+            // After `image:` (where readers look for the container's settings), else after the item's first line.
+            const std::size_t after_line = image_line != lines.size() ? image_line : c.first;
             const std::size_t at = lines.after(after_line, prefix);
             out.edits.push_back({at, prefix + add});
         }
