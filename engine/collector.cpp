@@ -187,6 +187,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
 }
 
 Timeline Collector::finish() {
+    if (t_.topology.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *t_.topology.world_size);
     // srun's "srun: error: host: task N" lines name the host of task N's group, and of the file the step wrote.
     for (auto& g : t_.groups)
         if (g.srun_task)

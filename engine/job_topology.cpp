@@ -1,5 +1,7 @@
 #include "engine/job_topology.hpp"
 
+#include <algorithm>
+
 #include <re2/re2.h>
 
 namespace denpex {
@@ -36,6 +38,14 @@ std::string read_topology_line(std::string_view body, JobTopology& out) {
             }
             if (v >= 0) ranks.insert(v);
         }
+    }
+    if ((has(body, "NNODES") || has(body, "nnodes")) && (has(body, "NPROC_PER_NODE") || has(body, "nproc"))) {
+        static const RE2 nodes(R"((?i)(?:\bNNODES=|--nnodes[= ])(\d+)\b)");
+        static const RE2 procs(R"((?i)(?:\bNPROC_PER_NODE=|--nproc[_-]per[_-]node[= ])(\d+)\b)");
+        int n = 0, p = 0;
+        if (RE2::PartialMatch(text, nodes, &n) && RE2::PartialMatch(text, procs, &p) && n > 0 && p > 0 &&
+            n <= 100000 && p <= 1024)
+            out.world_size = std::max(out.world_size.value_or(0), n * p);
     }
     if (body.rfind("srun: error: ", 0) == 0) {
         static const RE2 re(R"(^srun: error: ([A-Za-z0-9][A-Za-z0-9.-]*): tasks? (\d+)(?:-(\d+))?: )");

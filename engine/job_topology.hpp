@@ -8,10 +8,13 @@
 //                                                               -> host -> ranks (the mapping form names ranks)
 //   srun `srun: error: gpu-a18: task 5: Exited with exit code 1`, `tasks 2-3: Terminated`
 //                                                               -> host of srun tasks 5, 2 and 3
+//   `NNODES=2 NPROC_PER_NODE=4`, torchrun's `--nnodes=2 --nproc_per_node=4` (also `--nnodes 2`,
+//   `--nproc-per-node 4`)                                        -> world size 8 when both are on one line
 // Linear in the line; RE2 only.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -23,6 +26,7 @@ struct JobTopology {
     std::map<std::string, std::set<int>> host_ranks;   // hosts the job names, with the ranks known to run there
     std::set<std::string> masters;                      // MASTER_ADDR values
     std::map<int, std::string> task_hosts;              // srun task -> host
+    std::optional<int> world_size;                      // nnodes x nproc_per_node, as a launch line states
 };
 
 // Returns the host an srun line names (the node that line is about), else empty.

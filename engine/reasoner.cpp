@@ -604,16 +604,26 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
                                 "that can be compared across files. Look for dated timestamps (or dmesg/journal times) "
                                 "on those errors.");
         } else {
-            std::map<const Entry*, int> counts;
+            // The failure named is the collateral error most ranks share (the watchdog timeout all 63 survivors
+            // print), not the noisiest line; ties go to the one seen first.
+            std::map<const Entry*, int> ranks_with;
+            std::map<const Entry*, std::uint64_t> first_seen;
             const Event* example = nullptr;
-            for (const Process& p : table.processes())
+            for (const Process& p : table.processes()) {
+                std::set<const Entry*> mine;
                 for (const Event* e : p.collateral) {
-                    ++counts[e->signature->entry];
-                    if (!example) example = e;
+                    const Entry* entry = e->signature->entry;
+                    if (!first_seen.count(entry) || e->order < first_seen[entry]) first_seen[entry] = e->order;
+                    mine.insert(entry);
                 }
+                for (const Entry* entry : mine) ranks_with[entry] += p.rank ? 2 : 1;
+            }
             const Entry* best = nullptr;
-            for (auto& [e, n] : counts)
-                if (!best || n > counts[best]) best = e;
+            for (auto& [e, n] : ranks_with)
+                if (!best || n > ranks_with[best] || (n == ranks_with[best] && first_seen[e] < first_seen[best])) best = e;
+            for (const Process& p : table.processes())
+                for (const Event* e : p.collateral)
+                    if (e->signature->entry == best && (!example || (p.rank && e->order < example->order))) example = e;
             d.failure = best;
             if (example) d.evidence.push_back(evidence_of(*example));
             std::vector<const Entry*> kinds(collateral_kinds.begin(), collateral_kinds.end());

@@ -5,8 +5,8 @@
 // and matched with the engine's Matcher. No hit -> nullopt (the client shows nothing). Each hit renders as a
 // header naming the entry and the signature's role (initiating: a failure a rank has on its own; collateral:
 // a consequence of another rank's failure; context), then `note` (what the line is in this log, from the
-// last diagnosis) when given, then denpex::entry_markdown. `markdown == false` returns the same text for
-// clients that only render plaintext.
+// last diagnosis) when given, then denpex::entry_markdown. The text is markdown that also reads well as
+// plaintext, for clients that render no markdown.
 #pragma once
 
 #include <optional>
