@@ -17,6 +17,7 @@
 //   - an event that names a pid (the kernel's OOM killer, the agent) belongs to the rank that pid had.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -69,6 +70,10 @@ public:
     bool has_unclaimed_worker_output() const;
     // Whether some input interleaves several ranks (a node's or a job's console), rather than one file per rank.
     bool has_shared_stream() const;
+    // Whether srun started the workers itself (one worker per task): then torchrun did not.
+    bool workers_are_srun_tasks() const {
+        return std::find(task_is_rank_.begin(), task_is_rank_.end(), true) != task_is_rank_.end();
+    }
 
 private:
     std::string key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,

@@ -146,11 +146,16 @@ std::string to_text(const Report& r) {
         }
         if (!d.fix.empty()) {
             out << "\nFix\n";
+            bool not_needed_header = false;
             for (const auto& f : d.fix) {
-                out << "  - " << f.text;
-                if (f.applies != "yes") out << "  (" << f.applies << ")";
+                if (f.applies == "not needed here" && !not_needed_header) {
+                    out << "  Not needed for these logs:\n";
+                    not_needed_header = true;
+                }
+                out << (not_needed_header ? "    - " : "  - ") << f.text;
+                if (f.applies != "yes" && f.applies != "not needed here") out << "  (" << f.applies << ")";
                 out << "\n";
-                if (!f.why.empty()) out << "      " << f.why << "\n";
+                if (!f.why.empty()) out << (not_needed_header ? "        " : "      ") << f.why << "\n";
             }
         }
         if (!d.verify.empty()) out << "\nVerify\n  $ " << d.verify << "\n";

@@ -15,7 +15,10 @@ bool is_evidence(const nlohmann::json& v) {
 
 void add_evidence_locations(nlohmann::json& v, const EvidenceResolver& resolve) {
     if (is_evidence(v)) {
-        if (auto loc = resolve(v["file"].get<std::string>(), v["line"].get<std::uint64_t>())) v["location"] = to_json(*loc);
+        if (auto loc = resolve(v["file"].get<std::string>(), v["line"].get<std::uint64_t>())) {
+            if (loc->uri.empty()) v["range"] = to_json(loc->range);
+            else v["location"] = to_json(*loc);
+        }
         return;
     }
     if (v.is_object() || v.is_array())
