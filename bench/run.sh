@@ -64,7 +64,7 @@ GEN_ID=$(sha256sum "$GEN_SRC" | cut -c1-16)
 
 # ---- patterns for ripgrep: the same knowledge base denpex uses ------------------------------------------
 PATTERNS="$WORK/patterns.txt"
-if ! "$DENPEX" kb patterns >"$PATTERNS" 2>"$WORK/patterns.err"; then
+if ! "$DENPEX" kb patterns --no-captures >"$PATTERNS" 2>"$WORK/patterns.err"; then
   cat "$WORK/patterns.err" >&2
   die "'$DENPEX kb patterns' failed"
 fi

@@ -3,6 +3,7 @@
 #include "engine/entry_markdown.hpp"
 
 #include <nlohmann/json.hpp>
+#include <re2/re2.h>
 
 namespace denpex::cli {
 using denpex::entry_markdown;
@@ -44,8 +45,16 @@ int kb_command(const KnowledgeBase& kb, const std::vector<std::string>& args, st
         return 0;
     }
     if (sub == "patterns") {
+        // --no-captures: named groups become plain groups, so tools that join the patterns into one
+        // alternation (ripgrep -f) do not reject repeated group names. Matching is unchanged.
+        bool plain = args.size() > 1 && args[1] == "--no-captures";
+        static const RE2 named(R"(\(\?P<[A-Za-z_][A-Za-z0-9_]*>)");
         for (const auto& e : kb.entries())
-            for (const auto& s : e->signatures) out << s.pattern << "\n";
+            for (const auto& s : e->signatures) {
+                std::string p = s.pattern;
+                if (plain) RE2::GlobalReplace(&p, named, "(?:");
+                out << p << "\n";
+            }
         return 0;
     }
     err << "denpex: unknown kb subcommand '" << sub << "' (see denpex --help)\n";

@@ -685,6 +685,8 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
     // Collateral: every other process with collateral errors of its own.
     for (const Process& p : table.processes()) {
         if (&p == chosen || p.collateral.empty()) continue;
+        // Lines no worker can be named for (the launcher's, the scheduler's) are context, not a collateral rank.
+        if (!p.rank && !p.local_rank && !p.pid) continue;
         if (d.rank_not_applicable && p.rank && in_list_int(d.affected_ranks, *p.rank)) continue;
         CollateralRank c;
         c.rank = p.rank;

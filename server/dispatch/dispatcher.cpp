@@ -29,7 +29,16 @@ std::string short_method(const json& m) {
 }  // namespace
 
 Dispatcher::Dispatcher(Outbox& out) : out_(out) {}
-Dispatcher::~Dispatcher() = default;
+Dispatcher::~Dispatcher() {
+    // Pending calls may hold Replies whose last copy answers "server failed to reply" and then reaches back into
+    // `running_`: drop them while everything else is still alive.
+    std::map<std::int64_t, ResponseHandler> calls;
+    {
+        std::lock_guard<std::mutex> lock(calls_mutex_);
+        calls.swap(calls_);
+    }
+    calls.clear();
+}
 
 void Dispatcher::on_request(const std::string& method, RequestHandler handler) { requests_[method] = std::move(handler); }
 
@@ -56,7 +65,8 @@ void Dispatcher::handle(std::string_view body) {
         // Say where parsing failed: the exception text of nlohmann's parser names the byte.
         std::string why = "the message is not valid JSON";
         try {
-            (void)json::parse(body.begin(), body.end());
+            const json again = json::parse(body.begin(), body.end());
+            (void)again;
         } catch (const json::parse_error& e) {
             why += std::string(": ") + e.what();
         }

@@ -1,6 +1,6 @@
 #include "server/handlers/script_findings.hpp"
 
-#include "server/handlers/server_state.hpp"
+#include "server/handlers/commands.hpp"
 #include "server/protocol/lsp_types.hpp"
 
 namespace denpex::server {

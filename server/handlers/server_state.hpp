@@ -18,6 +18,7 @@
 
 #include "engine/engine.hpp"
 #include "server/dispatch/dispatcher.hpp"
+#include "server/handlers/commands.hpp"
 #include "server/handlers/documents.hpp"
 #include "server/handlers/executor.hpp"
 #include "server/options.hpp"
@@ -77,11 +78,8 @@ void register_hover(ServerState& s);
 void register_code_actions(ServerState& s);
 void register_diagnose(ServerState& s);
 
-// Shared between document sync and the commands.
+// Shared between features.
 void cancel_log_work(ServerState& s);
-
-// Command ids the server executes (workspace/executeCommand); distinct from the VS Code client's `denpex.*`.
-inline constexpr const char* kInsertAsyncErrorHandlingCommand = "denpex.server.insertAsyncErrorHandling";
-inline constexpr const char* kDiagnoseCommand = "denpex.server.diagnose";
+void execute_insert_command(ServerState& s, const nlohmann::json& arguments, Reply reply);
 
 }  // namespace denpex::server

@@ -73,6 +73,18 @@ AsyncErrorHandlingCheck check_async_error_handling(DocumentKind kind, std::strin
         return out;
     }
     std::sort(out.edits.begin(), out.edits.end(), [](const Insertion& a, const Insertion& b) { return a.offset < b.offset; });
+    // Inserted lines end the way the file's lines do.
+    const std::size_t nl = text.find('\n');
+    if (nl != std::string_view::npos && nl > 0 && text[nl - 1] == '\r') {
+        for (Insertion& e : out.edits) {
+            std::string crlf;
+            for (char c : e.text) {
+                if (c == '\n') crlf += '\r';
+                crlf += c;
+            }
+            e.text = std::move(crlf);
+        }
+    }
     out.message = async_error_handling_message(facts, out.torch);
     return out;
 }

@@ -15,7 +15,7 @@
 //                                 CMD/ENTRYPOINT (after its FROM when there is none).
 // Applying the insertions and checking again finds the variable set: the fix is never offered twice. When the
 // file pins a PyTorch older than 2.2 the fix sets the old name as well, since those versions read only that.
-// Commented-out settings do not count as set. Insertions are whole lines, sorted, at distinct offsets.
+// Commented-out settings do not count as set. Insertions are whole lines (CRLF in CRLF files), sorted.
 #pragma once
 
 #include <cstddef>

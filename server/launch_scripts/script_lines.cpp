@@ -39,7 +39,7 @@ std::string_view ScriptLines::trimmed(std::size_t i) const {
 std::size_t ScriptLines::after(std::size_t i, std::string& prefix) const {
     prefix.clear();
     if (i + 1 < starts_.size()) return starts_[i + 1];
-    if (!text_.empty() && text_.back() != '\n') prefix = "\n";
+    if (!text_.empty() && text_.back() != '\n') prefix.push_back('\n');   // (not `= "\n"`: g++ 12 -Wrestrict false positive)
     return text_.size();
 }
 

@@ -26,7 +26,7 @@ done
 "$DENPEX" diagnose "$EX" >"$TMP/text"
 rc=$?
 check "example exits 0" $rc
-head -1 "$TMP/text" | grep -qi "out of memory"; check "text report leads with the failure" $?
+head -1 "$TMP/text" | grep -qiE "out of memory|OOM"; check "text report leads with the failure" $?
 sed -n 2p "$TMP/text" | grep -q "rank 5 on gpu-node-02"; check "second line names rank 5 on gpu-node-02" $?
 grep -q "TORCH_NCCL_ASYNC_ERROR_HANDLING=1" "$TMP/text"; check "text report gives the async error handling fix" $?
 grep -q "^Verify" "$TMP/text"; check "text report gives a verify command" $?

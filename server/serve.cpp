@@ -1,0 +1,108 @@
+#include "server/serve.hpp"
+
+#include <utility>   // before Asio: Boost 1.74's awaitable.hpp needs std::exchange under C++20
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+
+#include "engine/engine.hpp"
+#include "server/dispatch/dispatcher.hpp"
+#include "server/handlers/language_server.hpp"
+#include "server/log.hpp"
+#include "server/options.hpp"
+#include "server/runtime/asio_executor.hpp"
+#include "server/transport/stdio_transport.hpp"
+
+namespace denpex::server {
+
+namespace {
+
+bool load_knowledge(const ServeOptions& opts, KnowledgeBase& kb) {
+    std::vector<std::string> problems;
+    if (opts.builtin_knowledge) kb = KnowledgeBase::load_embedded(problems);
+    for (const auto& dir : opts.knowledge_dirs) kb.add_directory(dir, problems);
+    for (const auto& p : problems) log_error("knowledge: " + p);
+    return problems.empty();
+}
+
+unsigned worker_threads(const ServeOptions& opts) {
+    if (opts.threads) return opts.threads;
+    return std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
+}
+
+}  // namespace
+
+int run_serve(const std::vector<std::string>& args) {
+    ServeOptions opts;
+    if (auto err = parse_serve_options(args, opts)) {
+        std::cerr << "denpex: " << *err << " (see denpex serve --help)\n";
+        return 2;
+    }
+    if (opts.help) {
+        std::cout << serve_usage();
+        return 0;
+    }
+    set_log_level(opts.log_level);
+
+    KnowledgeBase kb;
+    if (!load_knowledge(opts, kb)) return 2;
+    const Engine engine(std::move(kb));
+    log_info("serving with " + std::to_string(engine.knowledge().entries().size()) + " knowledge entries");
+
+    // A client that disappears must not kill us with SIGPIPE mid-write; the write error ends the session.
+    std::signal(SIGPIPE, SIG_IGN);
+
+    // Keep the real stdin/stdout for the transport; point fd 1 at stderr so that nothing else reaches the client.
+    std::cout.flush();
+    std::fflush(stdout);
+    const int in_fd = ::dup(STDIN_FILENO);
+    const int out_fd = ::dup(STDOUT_FILENO);
+    if (in_fd < 0 || out_fd < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        log_error("cannot set up stdin/stdout");
+        return 1;
+    }
+
+    int exit_code = 1;
+    {
+        boost::asio::io_context io;
+        LanguageServer* server_ptr = nullptr;
+        FrameLimits limits;
+        limits.max_body = opts.max_message_bytes;
+        StdioTransport::Callbacks callbacks;
+        callbacks.on_message = [&](std::string body) {
+            if (server_ptr) server_ptr->handle(body);
+        };
+        callbacks.on_frame_error = [](const FrameEvent& e) {
+            log_warning(std::string("framing: ") + to_string(e.error) + ": " + e.detail);
+        };
+        callbacks.on_input_closed = [&] {
+            if (server_ptr) server_ptr->stop("input closed");
+        };
+        callbacks.on_output_error = [&] {
+            if (server_ptr) server_ptr->stop("output closed");
+        };
+        StdioTransport transport(io, in_fd, out_fd, limits, callbacks);
+        AsioExecutor executor(io, worker_threads(opts));
+        LanguageServer server(engine, opts, executor, transport);
+        server_ptr = &server;
+        server.on_exit([&](int code) {
+            exit_code = code;
+            transport.close([&io] { io.stop(); });
+        });
+        transport.start();
+        io.run();
+        // Workers finish (their flags are raised) before the server, transport and io_context they use go away.
+        server.cancel_all();
+        executor.join();
+        server_ptr = nullptr;
+    }
+    return exit_code;
+}
+
+}  // namespace denpex::server
