@@ -88,7 +88,9 @@ bool HardWrapJoiner::next(std::string_view& line, bool& truncated, std::uint64_t
         // Keep appending while the line fills the terminal exactly and was not padded out.
         std::string next_line;
         bool next_truncated = false;
-        while (without_cr(current_).size() == *width_ && !ends_in_padding(without_cr(current_))) {
+        std::size_t last_row = without_cr(current_).size();   // the latest physical row decides, not the total
+        bool last_padded = ends_in_padding(without_cr(current_));
+        while (last_row == *width_ && !last_padded) {
             if (!physical(next_line, next_truncated)) break;
             if (next_line.empty()) {   // an empty line ends a paragraph; keep it for the next call
                 pending_ = std::move(next_line);
@@ -98,6 +100,8 @@ bool HardWrapJoiner::next(std::string_view& line, bool& truncated, std::uint64_t
                 break;
             }
             if (!current_.empty() && current_.back() == '\r') current_.pop_back();
+            last_row = without_cr(next_line).size();
+            last_padded = ends_in_padding(without_cr(next_line));
             current_ += next_line;
             truncated = truncated || next_truncated;
         }

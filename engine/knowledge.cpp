@@ -143,6 +143,10 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
     e->look_for = r.strings(j, "look_for");
     e->sources = r.strings(j, "sources");
     e->verdicts = r.strings(j, "verdicts");
+    if (j.contains("scope")) {
+        e->scope = r.str(j, "scope");
+        if (e->scope != "rank" && e->scope != "job") r.problem("\"scope\" must be \"rank\" or \"job\"");
+    }
     if (!e->category.empty() && !one_of(e->category, std::begin(kCategories), std::end(kCategories)))
         r.problem("unknown category \"" + e->category + "\"");
     if (!e->severity.empty() && !one_of(e->severity, std::begin(kSeverities), std::end(kSeverities)))

@@ -69,6 +69,9 @@ struct Entry {
     std::vector<std::string> prevention, related, look_for, sources;
     std::optional<Scenario> scenario;
     std::vector<std::string> verdicts;   // strategies whose verdict this entry names (e.g. "silent-rank")
+    // "job": a failure of the whole job, not of one rank (a port already in use, the scheduler's time limit,
+    // ranks disagreeing on a collective): it never has an initiating rank.
+    std::string scope = "rank";
     std::vector<Signature> signatures;
     std::string origin;    // "builtin" or the file it was loaded from
 };

@@ -135,6 +135,12 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
         pool = kept;
     }
 
+    // A failure of the whole job (the knowledge says so) has no initiating rank, whoever printed it.
+    if (std::all_of(pool.begin(), pool.end(), [&](const Process* p) { return first(p)->signature->entry->scope == "job"; })) {
+        out.systemic = pool;
+        return out;
+    }
+
     if (pool.size() == 1) {
         const Process* p = pool.front();
         if (!p->rank && !p->local_rank) {
@@ -579,7 +585,9 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
         }
         std::sort(d.affected_ranks.begin(), d.affected_ranks.end());
         d.strategies.push_back("initiating-event");
-        if (unknown_kind.empty())
+        if (d.failure->scope == "job")
+            d.reasoning.push_back(d.failure->title + " is a failure of the whole job, not of one rank.");
+        else if (unknown_kind.empty())
             d.reasoning.push_back("The same error (" + d.failure->title + ") appears on " +
                                   (d.affected_ranks.empty() ? std::string("several processes")
                                                             : ranks_phrase(d.affected_ranks)) +

@@ -117,3 +117,67 @@ TEST_CASE("matcher: one pass finds signatures, extracts captures, and drops fall
     CHECK(hits[0].signature->entry->id == "exception");
     CHECK(m.match("all good").empty());
 }
+
+#include "engine/hard_wrap.hpp"
+#include "engine/job_topology.hpp"
+
+namespace {
+std::vector<std::string> logical_lines(const std::string& text, std::vector<std::uint64_t>* starts = nullptr) {
+    LineReader reader{std::string_view(text)};
+    HardWrapJoiner joiner(reader);
+    std::vector<std::string> out;
+    std::string_view line;
+    bool truncated = false;
+    std::uint64_t first = 0;
+    while (joiner.next(line, truncated, first)) {
+        out.emplace_back(line);
+        if (starts) starts->push_back(first);
+    }
+    return out;
+}
+}  // namespace
+
+TEST_CASE("hard wrap: text wrapped at a fixed width is joined back, with the first physical line kept") {
+    const std::string message =
+        "[E ProcessGroupNCCL.cpp:915] [Rank 1] NCCL watchdog thread terminated with exception: [Rank 1] Watchdog "
+        "caught collective operation timeout: WorkNCCL(SeqNum=641203, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+        "Timeout(ms)=1800000) ran for 1800527 milliseconds before timing out.";
+    std::string wrapped;
+    for (int copy = 0; copy < 3; ++copy) {
+        for (std::size_t i = 0; i < message.size(); i += 70) wrapped += message.substr(i, 70) + "\n";
+        wrapped += "short line\n";
+    }
+    std::vector<std::uint64_t> starts;
+    auto lines = logical_lines(wrapped, &starts);
+    REQUIRE(lines.size() == 6);
+    CHECK(lines[0] == message);
+    CHECK(lines[1] == "short line");
+    CHECK(starts[0] == 1);
+    CHECK(starts[2] == starts[1] + 1);
+}
+
+TEST_CASE("hard wrap: ordinary logs, even with many equal-length lines, pass through untouched") {
+    std::string log;
+    for (int i = 0; i < 50; ++i) log += "[rank0]: 2024-01-01 10:00:00,000 INFO train: step " + std::to_string(1000 + i) + " loss 2.3456 lr 3.0e-04 tokens/s 41872\n";
+    log += "[rank0]: a longer line than all the others, which a terminal wrapping at a fixed width could never print\n";
+    auto lines = logical_lines(log);
+    CHECK(lines.size() == 51);
+}
+
+TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts, nnodes x nproc") {
+    JobTopology t;
+    read_topology_line("export MASTER_ADDR=gpu-node-01 MASTER_PORT=29500", t);
+    read_topology_line("[2024-01-08 21:30:02,118] [INFO] [launch.py:162:main] global_rank_mapping=defaultdict(<class 'list'>, "
+                       "{'worker-0': [0, 1], 'worker-1': [2, 3]})", t);
+    CHECK(read_topology_line("srun: error: gpu-a18: tasks 4-5: Exited with exit code 1", t) == "gpu-a18");
+    read_topology_line("torchrun --nnodes=2 --nproc_per_node=4 train.py", t);
+    CHECK(t.masters.count("gpu-node-01"));
+    CHECK(t.host_ranks["worker-1"] == std::set<int>{2, 3});
+    CHECK(t.task_hosts[5] == "gpu-a18");
+    REQUIRE(t.world_size);
+    CHECK(*t.world_size == 8);
+    CHECK(host_of_peer("10.37.152.61<48217>") == "10.37.152.61");
+    CHECK(host_of_peer("[127.0.0.1]:4010") == "127.0.0.1");
+    CHECK(host_of_peer("worker-0<50324>") == "worker-0");
+    CHECK(host_of_peer("3").empty());
+}
