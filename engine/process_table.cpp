@@ -57,14 +57,22 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
     infer_mappings();
     sole_rank_.resize(t.groups.size());
     {
+        // A group speaks for one rank when it is an srun task, or when that rank's own lines are most of it
+        // (a per-rank file): a console where rank 0 alone logs progress among other processes' output is not.
         std::vector<std::set<int>> ranks(t.groups.size());
         std::vector<bool> has_local(t.groups.size(), false);
+        std::vector<std::uint64_t> total(t.groups.size(), 0), ranked(t.groups.size(), 0);
         for (const auto& [key, ps] : t.raw_processes) {
-            if (key.rank && ps.lines > ps.launcher_lines) ranks[key.group].insert(*key.rank);
+            total[key.group] += ps.lines;
+            if (key.rank && ps.lines > ps.launcher_lines) {
+                ranks[key.group].insert(*key.rank);
+                ranked[key.group] += ps.lines;
+            }
             if (key.local_rank) has_local[key.group] = true;
         }
         for (std::size_t g = 0; g < t.groups.size(); ++g)
-            if (ranks[g].size() == 1 && !has_local[g]) sole_rank_[g] = *ranks[g].begin();
+            if (ranks[g].size() == 1 && !has_local[g] && (t.groups[g].srun_task || ranked[g] * 2 >= total[g]))
+                sole_rank_[g] = *ranks[g].begin();
     }
 
     for (const auto& [key, ps] : t.raw_processes) {

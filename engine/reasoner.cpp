@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <tuple>
 
 #include "engine/job_topology.hpp"
 #include "engine/process_table.hpp"
@@ -415,7 +416,14 @@ std::string quoted_list(const std::vector<std::string>& terms) {
 
 Evidence evidence_of(const Event& e) { return e.evidence; }
 
-// " (host gpu-node-01, the MASTER_ADDR)" for the hosts the logs name that have no log here: the launchers'
+int severity_level(const Entry& e) {
+    if (e.severity == "critical") return 3;
+    if (e.severity == "error") return 2;
+    if (e.severity == "warning") return 1;
+    return 0;
+}
+
+// "host gpu-node-01, the MASTER_ADDR" for the hosts the logs name that have no log here: the launchers'
 // own statements (MASTER_ADDR, DeepSpeed's rank mapping) and the peers collateral errors blame.
 std::string describe_absent_hosts(const ProcessTable& table, const Timeline& t, const std::vector<int>& unseen) {
     std::set<std::string> present;
@@ -438,14 +446,14 @@ std::string describe_absent_hosts(const ProcessTable& table, const Timeline& t, 
                 if (!h.empty() && !present.count(h) && !why.count(h)) why[h] = "the peer these errors name";
             }
     if (why.empty()) return {};
-    std::string s = " (";
+    std::string s;
     std::size_t i = 0;
     for (const auto& [host, reason] : why) {
         if (i++) s += ", ";
         if (i > 4) { s += "and more"; break; }
         s += "host " + host + ", " + reason;
     }
-    return s + ")";
+    return s;
 }
 
 }  // namespace
@@ -626,8 +634,8 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
                                 "that can be compared across files. Look for dated timestamps (or dmesg/journal times) "
                                 "on those errors.");
         } else {
-            // The failure named is the collateral error most ranks share (the watchdog timeout all 63 survivors
-            // print), not the noisiest line; ties go to the one seen first.
+            // The failure named is the most severe collateral error, then the one most ranks share (the watchdog
+            // timeout all 63 survivors print), not the noisiest line; ties go to the one seen first.
             std::map<const Entry*, int> ranks_with;
             std::map<const Entry*, std::uint64_t> first_seen;
             const Event* example = nullptr;
@@ -641,8 +649,9 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
                 for (const Entry* entry : mine) ranks_with[entry] += p.rank ? 2 : 1;
             }
             const Entry* best = nullptr;
+            auto key = [&](const Entry* e) { return std::make_tuple(severity_level(*e), ranks_with[e]); };
             for (auto& [e, n] : ranks_with)
-                if (!best || n > ranks_with[best] || (n == ranks_with[best] && first_seen[e] < first_seen[best])) best = e;
+                if (!best || key(e) > key(best) || (key(e) == key(best) && first_seen[e] < first_seen[best])) best = e;
             for (const Process& p : table.processes())
                 for (const Event* e : p.collateral)
                     if (e->signature->entry == best && (!example || (p.rank && e->order < example->order))) example = e;
@@ -653,7 +662,9 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
             std::string absent_hosts = describe_absent_hosts(table, t, unseen);
             if (!unseen.empty()) {
                 std::vector<int> seen = table.seen_ranks();
-                d.missing.push_back("The logs of " + ranks_phrase(unseen) + absent_hosts + " are not here (these inputs show " +
+                d.missing.push_back("The logs of " + ranks_phrase(unseen) +
+                                    (absent_hosts.empty() ? std::string() : " (" + absent_hosts + ")") +
+                                    " are not here (these inputs show " +
                                     (seen.empty() ? std::string("no rank by number") : ranks_phrase(seen)) +
                                     (world ? " of " + std::to_string(*world) : std::string()) +
                                     ", and only collateral errors); search them for " + terms + ".");
@@ -664,7 +675,7 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
                 d.missing.push_back("No log here shows a process failing on its own: " + who +
                                     " reports only collateral errors. The rank that failed first wrote to a log that "
                                     "is not here (another node's or another rank's" +
-                                    (absent_hosts.empty() ? std::string() : ";" + absent_hosts) +
+                                    (absent_hosts.empty() ? std::string() : "; " + absent_hosts) +
                                     "); search it for " + terms + ".");
             }
             if (!candidates.empty())
@@ -700,7 +711,11 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
         c.rank = p.rank;
         c.process = p.name();
         c.host = p.host();
-        const Event* head = p.direct_collateral.empty() ? p.collateral.front() : p.direct_collateral.front();
+        // Each collateral process is shown with its most telling error: the most severe, the earliest of those.
+        const auto& pool = p.direct_collateral.empty() ? p.collateral : p.direct_collateral;
+        const Event* head = pool.front();
+        for (const Event* e : pool)
+            if (severity_level(*e->signature->entry) > severity_level(*head->signature->entry)) head = e;
         c.failure = head->signature->entry;
         c.evidence.push_back(evidence_of(*head));
         d.collateral.push_back(std::move(c));
