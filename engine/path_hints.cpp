@@ -97,8 +97,6 @@ std::string_view stem(std::string_view name) {
 void name_hints(std::string_view name, PathHints& hints, bool whole = false) {
     const auto anchor = whole ? RE2::ANCHOR_BOTH : RE2::UNANCHORED;
     static const RE2 rank_re(R"((?i)(?:^|[_.-])(local[_-]?)?rank[_-]?(\d+)(?:$|[_.-]))", pattern_options());
-    // `worker_3.log` is a rank, but `...-worker-0` is a Kubernetes pod (a node), hence only `_` before it.
-    static const RE2 worker_re(R"((?i)(?:^|_)worker[_-]?(\d+)(?:$|[_.-]))", pattern_options());
     static const RE2 node_re(R"((?i)(?:^|[_.-])node[_-]?(\d+)(?:$|[_.-]))", pattern_options());
     static const RE2 host_re(R"((?i)host[-_]([A-Za-z0-9][A-Za-z0-9.-]*))", pattern_options());
 
@@ -107,8 +105,9 @@ void name_hints(std::string_view name, PathHints& hints, bool whole = false) {
         const auto n = to_number<int>(view(c[2]));
         fill(present(c[1]) ? hints.local_rank : hints.rank, n);
     }
+    // "worker" names a rank in some setups and a node in others (pdsh_worker1.log, k8s `...-worker-0` pods),
+    // so it is no hint at all.
     std::array<re2::StringPiece, 2> d;
-    if (match(worker_re, name, anchor, d)) fill(hints.rank, to_number<int>(view(d[1])));
     if (match(node_re, name, anchor, d)) fill(hints.node, to_number<int>(view(d[1])));
     if (!hints.host && match(host_re, name, RE2::ANCHOR_BOTH, d)) hints.host = std::string(view(d[1]));
 }

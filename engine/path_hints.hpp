@@ -5,7 +5,8 @@
 // (one torchrun agent), so that local ranks from different nodes are not confused.
 //   torchrun --log_dir  `<run>/attempt_0/3/stderr.log`, `.../attempt_1/3/stdout.log` -> local_rank 3, attempt,
 //                        node_key = the directory above attempt_N
-//   `rank_3.log`, `rank3.txt`, `rank-03.out`, `worker_3.log`, `log_rank_3.txt`        -> rank 3
+//   `rank_3.log`, `rank3.txt`, `rank-03.out`, `log_rank_3.txt`                        -> rank 3
+//   (`worker_3.log` / `pdsh_worker1.log` give nothing: "worker" is a node in some launchers, a rank in others)
 //   `node1.log`, `node-1.log`, `node_01.out`                                          -> node 1
 //   `slurm-123_4.out` (array job 123, task 4), `slurm-123.out`                        -> slurm_job, slurm_array_task
 //   `<anything>/<hostname>.log` is NOT taken as a host (too ambiguous), but `host-<name>.log` is.

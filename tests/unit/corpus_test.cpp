@@ -115,16 +115,11 @@ TEST_CASE("corpus: shared torchrun-gloo cases (real runs)") {
     run_corpus(fs::path(DENPEX_SOURCE_DIR) / "tests/shared-corpus/torchrun-gloo", {});
 }
 
-TEST_CASE("corpus: shared modelled cases in the engine's failure families") {
-    // Families outside the engine issue's scope (hardware, NCCL init/usage errors, data, DDP): the
-    // knowledge-breadth issue takes them.
+TEST_CASE("corpus: shared modelled cases") {
     const std::set<std::string> deferred = {
-        "003-torchtitan-b200-illegal-memory-access", "005-megatron-duplicate-gpu-interleaved",
-        "007-diffusion-pipe-multinode-invalid-device-ordinal", "011-alpaca-ncclremoteerror-ib-error12-flattened",
-        "013-speechbrain-collective-mismatch-checkpoint", "017-ml4m-multinode-ecc-error-rank12",
-        "019-returnn-gpu-lost-pcie-aer-hang", "025-nvrx-elastic-glog-prefixed-device-busy",
-        "029-aws-p4de-srun-label-nccl-bootstrap-truncated", "031-yolov9-ddp-unused-parameters-interleaved",
-        "033-deepspeed-pdsh-nccl-unhandled-cuda-init-error", "037-deepspeed-k8s-midtraining-nccl-sigbus"};
+        // The decisive lines (the CUDA error and "Process 1 terminated") are outside this excerpt; only the
+        // issue's title names them, so no log reader can reach the labelled answer.
+        "025-nvrx-elastic-glog-prefixed-device-busy"};
     run_corpus(fs::path(DENPEX_SOURCE_DIR) / "tests/shared-corpus/modelled", deferred);
 }
 
