@@ -20,6 +20,7 @@
 // Precedence. The first value found for a field wins, so an outer prefix (set by the launcher, which knows)
 // beats a marker in the message (which may be stale or describe another rank). The one exception is time:
 // a dated time replaces an earlier year-less one, because it can be compared across files.
+#include "engine/re2_captures.hpp"
 #include "engine/attribution.hpp"
 
 #include <re2/re2.h>
@@ -43,19 +44,8 @@ constexpr std::size_t kBodyWindow = 4096;
 
 // ---- small helpers --------------------------------------------------------------------------------------
 
-// Latin-1: every byte is a character, so invalid UTF-8 can neither fail a match nor be split.
-RE2::Options pattern_options() {
-    RE2::Options options;
-    options.set_encoding(RE2::Options::EncodingLatin1);
-    options.set_log_errors(false);
-    return options;
-}
+RE2::Options pattern_options() { return latin1_pattern_options(); }
 
-std::string_view view(const re2::StringPiece& piece) {
-    return piece.data() == nullptr ? std::string_view{} : std::string_view(piece.data(), piece.size());
-}
-
-bool present(const re2::StringPiece& piece) { return piece.data() != nullptr; }
 
 // Matches `re` anchored at the start of `text`. N is 1 + the number of capturing groups; caps[0] is the whole
 // match, so its size is what the parser consumes.
@@ -80,21 +70,6 @@ bool starts_with_alnum(std::string_view text) {
     return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 
-// Decimal digits to a number; nullopt when empty, not all digits or out of range (never throws).
-template <class T>
-std::optional<T> to_number(std::string_view digits) {
-    if (digits.empty()) return std::nullopt;
-    T value{};
-    const char* end = digits.data() + digits.size();
-    const auto [ptr, ec] = std::from_chars(digits.data(), end, value);
-    if (ec != std::errc{} || ptr != end) return std::nullopt;
-    return value;
-}
-
-template <class T>
-void fill(std::optional<T>& field, const std::optional<T>& value) {
-    if (!field && value) field = value;
-}
 
 // ---- timestamps ---------------------------------------------------------------------------------------------
 

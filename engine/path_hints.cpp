@@ -12,6 +12,7 @@
 // `attempt_<n>` (`node1/attempt_0/3/stderr.log`). A field found nearer the file wins.
 //
 // No I/O, RE2 only, and every pattern runs on one path component, so the cost is linear in the path.
+#include "engine/re2_captures.hpp"
 #include "engine/path_hints.hpp"
 
 #include <re2/re2.h>
@@ -26,33 +27,9 @@
 namespace denpex {
 namespace {
 
-RE2::Options pattern_options() {
-    RE2::Options options;
-    options.set_encoding(RE2::Options::EncodingLatin1);   // any byte is a character: no UTF-8 failures
-    options.set_log_errors(false);
-    return options;
-}
+RE2::Options pattern_options() { return latin1_pattern_options(); }
 
-std::string_view view(const re2::StringPiece& piece) {
-    return piece.data() == nullptr ? std::string_view{} : std::string_view(piece.data(), piece.size());
-}
 
-bool present(const re2::StringPiece& piece) { return piece.data() != nullptr; }
-
-template <class T>
-std::optional<T> to_number(std::string_view digits) {
-    if (digits.empty()) return std::nullopt;
-    T value{};
-    const char* end = digits.data() + digits.size();
-    const auto [ptr, ec] = std::from_chars(digits.data(), end, value);
-    if (ec != std::errc{} || ptr != end) return std::nullopt;
-    return value;
-}
-
-template <class T>
-void fill(std::optional<T>& field, const std::optional<T>& value) {
-    if (!field && value) field = value;
-}
 
 // Matches the whole of `text` (FULL) or finds the leftmost match in it (UNANCHORED).
 template <std::size_t N>
