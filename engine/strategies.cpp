@@ -1,0 +1,280 @@
+#include "engine/strategies.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+
+#include "engine/time_order.hpp"
+#include "engine/wording.hpp"
+
+namespace denpex {
+namespace {
+
+// How far apart (seconds) the same error on several ranks may be and still count as one systemic failure.
+constexpr double kSimultaneousSeconds = 60;
+// How many lines after one rank's error another rank's traceback may start and still count as failing with it.
+constexpr std::uint64_t kConcurrentLines = 50;
+
+std::optional<long long> capture_int(const Event& e, const char* name) {
+    auto it = e.captures.find(name);
+    if (it == e.captures.end()) return std::nullopt;
+    long long v = 0;
+    const std::string& s = it->second;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p == s.data()) return std::nullopt;
+    return v;
+}
+
+std::vector<int> capture_ints(const Event& e, const char* name) {
+    std::vector<int> out;
+    auto it = e.captures.find(name);
+    if (it == e.captures.end()) return out;
+    const std::string& s = it->second;
+    for (std::size_t i = 0; i < s.size();) {
+        if (s[i] >= '0' && s[i] <= '9') {
+            int v = 0;
+            auto [p, ec] = std::from_chars(s.data() + i, s.data() + s.size(), v);
+            if (ec == std::errc()) out.push_back(v);
+            i = static_cast<std::size_t>(p - s.data());
+        } else {
+            ++i;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+InitiatingResult initiating_event_strategy(const ProcessTable& table) {
+    InitiatingResult out;
+    std::vector<const Process*> specific, generic;
+    for (const Process& p : table.processes()) {
+        if (p.first_specific_initiating()) specific.push_back(&p);
+        else if (p.first_generic_initiating()) generic.push_back(&p);
+    }
+    const bool use_specific = !specific.empty();
+    std::vector<const Process*> pool = use_specific ? specific : generic;
+    if (pool.empty()) return out;
+    auto first = [&](const Process* p) {
+        return use_specific ? p->first_specific_initiating() : p->first_generic_initiating();
+    };
+
+    // A failure seen by the worker itself outranks one only the launcher reports (an exit code in the
+    // summary, printed after the fact), unless the launcher's is the only kind there is.
+    std::vector<const Process*> direct;
+    for (const Process* p : pool)
+        if (!first(p)->from_launcher) direct.push_back(p);
+    if (!direct.empty() && direct.size() < pool.size()) {
+        bool direct_first = true;
+        for (const Process* d : direct)
+            for (const Process* p : pool)
+                if (first(p)->from_launcher && precedes(*first(p), *first(d)).value_or(false)) direct_first = false;
+        if (direct_first) pool = direct;
+    }
+
+    // Lines with no rank at all, in a group where exactly one ranked process failed the same way, are that
+    // process's own lines printed without a prefix.
+    std::vector<const Process*> ranked, unranked;
+    for (const Process* p : pool) (p->rank ? ranked : unranked).push_back(p);
+    if (!ranked.empty()) {
+        std::vector<const Process*> kept = ranked;
+        for (const Process* u : unranked) {
+            bool absorbed = std::any_of(ranked.begin(), ranked.end(), [&](const Process* r) {
+                return r->group == u->group || ranked.size() == 1;
+            });
+            if (!absorbed) kept.push_back(u);
+        }
+        pool = kept;
+    }
+
+    // A failure of the whole job (the knowledge says so) has no initiating rank, whoever printed it.
+    if (std::all_of(pool.begin(), pool.end(), [&](const Process* p) { return first(p)->signature->entry->scope == "job"; })) {
+        out.systemic = pool;
+        return out;
+    }
+
+    if (pool.size() == 1) {
+        const Process* p = pool.front();
+        if (!p->rank && !p->local_rank) {
+            out.unranked.push_back(p);
+            return out;
+        }
+        // Another rank opening a failure report of its own right then (a traceback whose end the logs cut
+        // off, with no collateral error to explain it): two ranks failing at once, not one rank's failure.
+        std::vector<const Process*> concurrent{p};
+        for (const Process& q : table.processes()) {
+            if (&q == p || !q.rank || !q.collateral.empty() || q.first_initiating()) continue;
+            for (const Event* e : q.events) {
+                if (!e->signature->failure_start) continue;
+                auto gap = seconds_between(*first(p), *e);
+                bool close = (e->source == first(p)->source && e->order > first(p)->order &&
+                              e->evidence.line - first(p)->evidence.line <= kConcurrentLines) ||
+                             (gap && std::abs(*gap) <= kSimultaneousSeconds);
+                if (close) { concurrent.push_back(&q); break; }
+            }
+        }
+        if (concurrent.size() > 1) {
+            out.systemic = concurrent;
+            return out;
+        }
+        Candidate c;
+        c.process = p;
+        c.strategy = "initiating-event";
+        c.strength = use_specific ? 3 : 2;
+        for (const Event* e : use_specific ? p->specific_initiating : p->generic_initiating) {
+            if (c.evidence.size() >= 3) break;
+            c.evidence.push_back(e);
+        }
+        const Event* e = first(p);
+        c.reason = p->name() + " is the only process with an error of its own (" + e->signature->entry->title +
+                   "); the other processes show only collateral errors or none.";
+        out.candidate = c;
+        return out;
+    }
+
+    // Several processes failed on their own. Is one of them clearly first?
+    std::sort(pool.begin(), pool.end(), [&](const Process* a, const Process* b) {
+        return precedes(*first(a), *first(b)).value_or(first(a)->order < first(b)->order);
+    });
+    const Process* earliest = nullptr;
+    for (const Process* p : pool) {
+        bool before_all = true;
+        for (const Process* q : pool) {
+            if (q == p) continue;
+            auto ord = precedes(*first(p), *first(q));
+            if (!ord || !*ord) { before_all = false; break; }
+        }
+        if (before_all) { earliest = p; break; }
+    }
+    std::set<const Entry*> kinds;
+    for (const Process* p : pool) kinds.insert(first(p)->signature->entry);
+    if (kinds.size() == 1) {
+        // The same error on several ranks: one systemic cause, unless one rank was clearly earlier by a
+        // margin no simultaneous misconfiguration would leave.
+        if (earliest) {
+            bool well_before = true;
+            for (const Process* q : pool) {
+                if (q == earliest) continue;
+                auto gap = seconds_between(*first(earliest), *first(q));
+                if (!gap || *gap < kSimultaneousSeconds) well_before = false;
+            }
+            if (well_before) {
+                Candidate c{earliest, std::nullopt, "initiating-event", 3, {first(earliest)},
+                            earliest->name() + " hit " + first(earliest)->signature->entry->title +
+                                " well before the other ranks did."};
+                out.candidate = c;
+                return out;
+            }
+        }
+        out.systemic = pool;
+        return out;
+    }
+    if (earliest) {
+        Candidate c{earliest, std::nullopt, "initiating-event", use_specific ? 3 : 2, {first(earliest)},
+                    earliest->name() + "'s error (" + first(earliest)->signature->entry->title +
+                        ") comes before every other process's own error."};
+        out.candidate = c;
+        return out;
+    }
+    out.unordered = pool;
+    return out;
+}
+
+// Every rank of the world but one reports a collateral error; that one is silent. A silent rank with no lines
+// at all is accepted by elimination only when the world size is stated by the logs, or when lines nobody
+// claims (unprefixed output, a SIGTERM'd pid no rank owns) show that one more worker was there.
+std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world) {
+    if (!world || *world < 2) return std::nullopt;
+    std::vector<int> silent;
+    int collateral = 0;
+    for (int r = 0; r < *world; ++r) {
+        const Process* p = table.by_rank(r);
+        if (p && !p->direct_collateral.empty()) ++collateral;
+        else if (!p || (p->direct_specific_initiating().empty() && p->generic_initiating.empty())) silent.push_back(r);
+        else return std::nullopt;
+    }
+    if (silent.size() != 1 || collateral != *world - 1) return std::nullopt;
+    const int rank = silent.front();
+    const Process* p = table.by_rank(rank);
+    Candidate c;
+    c.process = p && p->own_lines > 0 ? p : nullptr;
+    c.rank = rank;
+    c.strategy = "silent-rank";
+    c.strength = 2;
+    if (c.process) {
+        c.reason = "Every other rank reports a collateral error, while rank " + std::to_string(rank) +
+                   " reports none: it stopped taking part (its last line: \"" + p->summary.last_line.text + "\").";
+        return c;
+    }
+    // In per-rank files, a rank with no lines is a file that is not here, not a silent worker.
+    if (!table.has_shared_stream()) return std::nullopt;
+    bool stated = t.world_size && *t.world_size == *world;
+    bool unclaimed = table.has_unclaimed_worker_output();
+    if (!stated && !unclaimed) return std::nullopt;
+    c.reason = "Every other rank of " + (stated ? "the " + std::to_string(*world) + "-rank world the logs state"
+                                                : std::string("ranks 0-") + std::to_string(*world - 1) +
+                                                      " (the highest rank named is " + std::to_string(*world - 1) + ")") +
+               " reports a collateral error; rank " + std::to_string(rank) +
+               " writes nothing under its own number" +
+               (unclaimed ? ", and the only output nobody else claims is consistent with it still running" : "") + ".";
+    if (!stated) c.strength = 1;
+    return c;
+}
+
+std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table) {
+    long long timed_out_at = -1;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.direct_collateral)
+            if (auto s = capture_int(*e, "seq")) timed_out_at = std::max(timed_out_at, *s);
+    if (timed_out_at < 0) return std::nullopt;
+    std::vector<const Process*> lagging;
+    std::vector<const Event*> lag_evidence;
+    for (const Process& p : table.processes()) {
+        if (!p.rank) continue;
+        long long issued = -1;
+        const Event* shown = nullptr;
+        for (const Event* e : p.events) {
+            auto enq = capture_int(*e, "last_enqueued");
+            auto seq = capture_int(*e, "seq");
+            long long v = std::max(enq.value_or(-1), seq.value_or(-1));
+            if (v > issued) { issued = v; shown = e; }
+        }
+        if (issued >= 0 && issued < timed_out_at) {
+            lagging.push_back(&p);
+            lag_evidence.push_back(shown);
+        }
+    }
+    if (lagging.size() != 1) return std::nullopt;
+    Candidate c;
+    c.process = lagging.front();
+    c.strategy = "sequence-lag";
+    c.strength = 2;
+    c.evidence = lag_evidence;
+    c.reason = "The others timed out on NCCL work " + std::to_string(timed_out_at) + ", which " +
+               lagging.front()->name() + " never enqueued.";
+    return c;
+}
+
+std::optional<Candidate> desync_strategy(const ProcessTable& table) {
+    std::map<int, int> named;
+    std::vector<const Event*> evidence;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events)
+            for (int r : capture_ints(*e, "lagging_ranks")) {
+                ++named[r];
+                if (evidence.size() < 2) evidence.push_back(e);
+            }
+    if (named.size() != 1) return std::nullopt;
+    const int rank = named.begin()->first;
+    Candidate c;
+    c.process = table.by_rank(rank);
+    c.rank = rank;
+    c.strategy = "desync-report";
+    c.strength = 2;
+    c.evidence = evidence;
+    c.reason = "The desync debug report names rank " + std::to_string(rank) + " as the lagging rank.";
+    return c;
+}
+
+}  // namespace denpex
