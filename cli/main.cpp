@@ -9,16 +9,19 @@
 #include "cli/kb_command.hpp"
 #include "engine/engine.hpp"
 #include "engine/report.hpp"
+#include "server/serve.hpp"
 
 namespace {
 
 constexpr const char* kUsage =
     "usage: denpex diagnose [--json] [--knowledge DIR]... PATH... | -\n"
-    "       denpex kb list [--json] | kb show ID | kb patterns [--knowledge DIR]...\n"
+    "       denpex serve [--stdio] [--clientProcessId=N] [--log=LEVEL] [--knowledge DIR]...\n"
+    "       denpex kb list [--json] | kb show ID | kb patterns [--no-captures] [--knowledge DIR]...\n"
     "       denpex --version | --help\n"
     "\n"
     "diagnose  read rank/node logs (files, directories, or - for stdin) and name the failure, the rank that\n"
     "          failed first, the collateral ranks, the fix and a command that verifies it.\n"
+    "serve     speak LSP 3.17 / JSON-RPC over stdin and stdout for editors (diagnostics, hover, quick-fix).\n"
     "kb        list or show the failure entries denpex knows; `patterns` prints every signature, one per line.\n";
 
 int usage_error(const std::string& message) {
@@ -83,6 +86,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "diagnose") return diagnose(rest);
+    if (cmd == "serve") return denpex::server::run_serve(rest);
     if (cmd == "kb") {
         std::vector<std::string> dirs, kb_args;
         for (std::size_t i = 0; i < rest.size(); ++i) {
