@@ -1,5 +1,7 @@
 #include "cli/kb_command.hpp"
 
+#include "cli/kb_export.hpp"
+
 #include "engine/entry_markdown.hpp"
 
 #include <nlohmann/json.hpp>
@@ -56,6 +58,13 @@ int kb_command(const KnowledgeBase& kb, const std::vector<std::string>& args, st
                 out << p << "\n";
             }
         return 0;
+    }
+    if (sub == "export") {
+        if (args.size() != 2) {
+            err << "denpex: kb export needs exactly one output directory (see denpex --help)\n";
+            return 2;
+        }
+        return kb_export(kb, args[1], err);
     }
     err << "denpex: unknown kb subcommand '" << sub << "' (see denpex --help)\n";
     return 2;

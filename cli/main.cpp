@@ -16,13 +16,14 @@ namespace {
 constexpr const char* kUsage =
     "usage: denpex diagnose [--json] [--knowledge DIR]... PATH... | -\n"
     "       denpex serve [--stdio] [--clientProcessId=N] [--log=LEVEL] [--knowledge DIR]...\n"
-    "       denpex kb list [--json] | kb show ID | kb patterns [--no-captures] [--knowledge DIR]...\n"
+    "       denpex kb list [--json] | kb show ID | kb export DIR | kb patterns [--no-captures]\n"
     "       denpex --version | --help\n"
     "\n"
     "diagnose  read rank/node logs (files, directories, or - for stdin) and name the failure, the rank that\n"
     "          failed first, the collateral ranks, the fix and a command that verifies it.\n"
     "serve     speak LSP 3.17 / JSON-RPC over stdin and stdout for editors (diagnostics, hover, quick-fix).\n"
-    "kb        list or show the failure entries denpex knows; `patterns` prints every signature, one per line.\n";
+    "kb        list or show the failure entries denpex knows; `export` writes them as an offline HTML reference;\n"
+    "          `patterns` prints every signature, one per line.\n";
 
 int usage_error(const std::string& message) {
     std::cerr << "denpex: " << message << " (see denpex --help)\n";

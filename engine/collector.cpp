@@ -171,7 +171,11 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             ev.key = key;
             ev.host = a.host;
             ev.cuda_dev = a.cuda_dev;
-            auto& [count, last_slot] = kept_[{key, sig}];
+            // Per worker and signature only a few events are kept, but lines about different pids (the agent's
+            // SIGTERM list, the OOM killer's victims) are different subjects and each keeps its own.
+            std::string subject;
+            if (auto it = ev.captures.find("pid"); it != ev.captures.end()) subject = it->second;
+            auto& [count, last_slot] = kept_[{key, sig, subject}];
             if (count < kFirstEventsKept) {
                 t_.events.push_back(std::move(ev));
             } else if (count == kFirstEventsKept) {

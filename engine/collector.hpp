@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 #include "engine/matcher.hpp"
 #include "engine/timeline.hpp"
@@ -40,7 +41,8 @@ private:
 
     const Matcher& matcher_;
     Timeline t_;
-    std::map<std::pair<RawKey, const Signature*>, std::pair<std::size_t, std::size_t>> kept_;   // count, last slot
+    // (writer, signature, subject pid) -> (events seen, slot of the latest kept)
+    std::map<std::tuple<RawKey, const Signature*, std::string>, std::pair<std::size_t, std::size_t>> kept_;
     std::map<std::string, std::uint32_t> group_index_;
     std::uint64_t order_ = 0;
     const std::atomic<bool>* cancel_ = nullptr;

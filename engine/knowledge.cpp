@@ -143,6 +143,7 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
     e->look_for = r.strings(j, "look_for");
     e->sources = r.strings(j, "sources");
     e->verdicts = r.strings(j, "verdicts");
+    e->refines = r.strings(j, "refines");
     if (j.contains("scope")) {
         e->scope = r.str(j, "scope");
         if (e->scope != "rank" && e->scope != "job") r.problem("\"scope\" must be \"rank\" or \"job\"");

@@ -67,6 +67,8 @@ struct Entry {
     std::vector<FixItem> fix;
     std::string verify;
     std::vector<std::string> prevention, related, look_for, sources;
+    // Entries this one is a special case of: when both match a line, only this one counts for it.
+    std::vector<std::string> refines;
     std::optional<Scenario> scenario;
     std::vector<std::string> verdicts;   // strategies whose verdict this entry names (e.g. "silent-rank")
     // "job": a failure of the whole job, not of one rank (a port already in use, the scheduler's time limit,

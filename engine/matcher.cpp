@@ -40,9 +40,17 @@ std::vector<Hit> Matcher::match(std::string_view text) const {
     if (!impl_->set.Match(text, &ids)) return hits;
     std::sort(ids.begin(), ids.end());
     bool any_specific = std::any_of(ids.begin(), ids.end(), [&](int i) { return !signatures_[i]->fallback; });
+    // An entry that refines another (fragmentation OOM refines OOM) takes the line from it.
+    auto refined = [&](const Entry* e) {
+        return std::any_of(ids.begin(), ids.end(), [&](int j) {
+            const auto& r = signatures_[static_cast<std::size_t>(j)]->entry->refines;
+            return std::find(r.begin(), r.end(), e->id) != r.end();
+        });
+    };
     for (int i : ids) {
         const Signature* s = signatures_[static_cast<std::size_t>(i)];
         if (s->fallback && any_specific) continue;
+        if (refined(s->entry)) continue;
         Hit h;
         h.signature = s;
         const RE2& re = *s->regex;

@@ -3,7 +3,8 @@
 // Contract. Built once from a KnowledgeBase. `match(text)` runs ONE RE2::Set pass over the line (linear in
 // its length, no backtracking) to learn which signatures hit; only those then run their own pattern, to
 // extract named captures. A signature marked `fallback` is dropped when any non-fallback signature hit the
-// same line, so a generic "uncaught Python exception" never competes with the specific message it wraps.
+// same line, so a generic "uncaught Python exception" never competes with the specific message it wraps; and an
+// entry that `refines` another takes the line from it (a fragmentation OOM is reported as that, not as an OOM).
 // Thread-safe after construction.
 #pragma once
 

@@ -1,5 +1,7 @@
 #include "engine/process_table.hpp"
 
+#include "engine/re2_captures.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -138,6 +140,9 @@ std::optional<std::string> bus_id_of_pci(std::string pci) {
 // The rank of the process an event names by pid (the OOM killer's victim, a Ray worker) or by GPU bus
 // (an Xid), when another line ties that pid or bus to a rank.
 std::optional<int> ProcessTable::rank_of_named_process(const Event& e) const {
+    // A line about a rank by number ("mpirun noticed that process rank 6 ... exited on signal 9").
+    if (auto it = e.captures.find("rank"); it != e.captures.end())
+        if (auto r = to_number<int>(it->second)) return r;
     if (auto it = e.captures.find("pid"); it != e.captures.end()) {
         long pid = std::atol(it->second.c_str());
         if (auto r = pid_rank_.find(pid); r != pid_rank_.end()) return r->second;

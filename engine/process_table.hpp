@@ -80,6 +80,8 @@ private:
                        std::optional<int>& local, std::optional<long>& pid, std::string* inference = nullptr) const;
     void infer_mappings();
     std::set<std::string> group_host(std::uint32_t group) const;
+    // The rank an event is about when its writer has none: a captured rank, a pid or GPU bus another line ties
+    // to a rank.
     std::optional<int> rank_of_named_process(const Event& e) const;
     Process& process_for(const RawKey& k, const std::optional<std::string>& host);
 

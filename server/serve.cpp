@@ -93,11 +93,15 @@ int run_serve(const std::vector<std::string>& args) {
         server_ptr = &server;
         server.on_exit([&](int code) {
             exit_code = code;
+            // Every cancel flag is raised by now: let the workers answer their requests (RequestCancelled, at the
+            // next line they read), then flush those answers and stop. Requests are answered even at exit.
+            executor.join();
             transport.close([&io] { io.stop(); });
         });
         transport.start();
         io.run();
-        // Workers finish (their flags are raised) before the server, transport and io_context they use go away.
+        // Workers finish (their flags are raised) before the server, transport and io_context they use go away
+        // (already done when the session ended through on_exit; io.run() also returns if the io_context runs dry).
         server.cancel_all();
         executor.join();
         server_ptr = nullptr;

@@ -1,5 +1,8 @@
 #include "server/dispatch/dispatcher.hpp"
 
+#include <optional>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "server/dispatch/outbox.hpp"
@@ -79,6 +82,8 @@ void Dispatcher::handle(std::string_view body) {
     } catch (const std::exception& e) {
         // Only a bug gets here (handlers' exceptions are caught where they run); keep serving.
         log_error(std::string("internal error while handling a message: ") + e.what());
+    } catch (...) {
+        log_error("internal error while handling a message");
     }
 }
 
@@ -180,17 +185,22 @@ void Dispatcher::handle_request(const json& id, const std::string& method, const
         phase_ = Phase::shut_down;
         cancel_all();
     }
+    std::optional<std::pair<int, std::string>> failure;
     try {
         it->second(params, reply);
     } catch (const RpcError& e) {
-        std::string message = e.what();
-        if (e.code() == error_code::invalid_params) message = method + ": " + message;
-        if (!reply.replied()) reply.error(e.code(), message);
-        else log_error("after replying, " + method + " failed: " + message);
+        failure.emplace(e.code(), e.code() == error_code::invalid_params ? method + ": " + e.what() : std::string(e.what()));
     } catch (const std::exception& e) {
-        log_error(method + " failed: " + e.what());
-        if (!reply.replied()) reply.error(error_code::internal_error, method + " failed: " + e.what());
+        failure.emplace(error_code::internal_error, method + " failed: " + e.what());
+    } catch (...) {
+        failure.emplace(error_code::internal_error, method + " failed");
     }
+    if (!failure) return;
+    // A failed initialize leaves the server uninitialized, so the client can try again.
+    if (method == "initialize") phase_ = Phase::uninitialized;
+    if (failure->first == error_code::internal_error) log_error(failure->second);
+    if (!reply.replied()) reply.error(failure->first, failure->second);
+    else log_error("after replying, " + method + " failed: " + failure->second);
 }
 
 void Dispatcher::handle_notification(const std::string& method, const json& params) {

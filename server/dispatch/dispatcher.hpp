@@ -8,8 +8,9 @@
 //     neither object nor array -> InvalidParams; a handler's RpcError becomes the error reply (InvalidParams
 //     messages are prefixed with the method), any other exception InternalError;
 //   - lifecycle: before `initialize`, requests get ServerNotInitialized (-32002) and notifications other than
-//     `exit` are dropped; a second `initialize` and any request after `shutdown` get InvalidRequest;
-//     `exit` stops the server with code 0 after `shutdown`, else 1;
+//     `exit` are dropped; an `initialize` whose handler fails (bad params) can be sent again; a second
+//     successful one and any request after `shutdown` get InvalidRequest; `exit` stops the server with code 0
+//     after `shutdown`, else 1;
 //   - unknown requests get MethodNotFound (-32601); unknown notifications are ignored ("$/" ones silently);
 //   - `$/cancelRequest {id}` raises the cancel flag of that request while it runs (its handler replies
 //     RequestCancelled -32800 or, if it finished first, its result: cancellation is cooperative and racy);

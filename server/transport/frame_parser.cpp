@@ -154,24 +154,23 @@ void FrameParser::process() {
 
 bool FrameParser::process_header_line(std::string_view line) {
     saw_header_ = true;
+    // "<garbage>Content-Length: N": the tail of a broken body glued to the next frame's header. The garbage may
+    // hold colons of its own, so look for the header name before splitting at the first colon.
+    if (const std::size_t at = ifind(line, kResyncToken); at != std::string_view::npos && at > 0) {
+        error(FrameError::malformed_header,
+              "ignored " + std::to_string(at) + " bytes of garbage before a Content-Length header");
+        line.remove_prefix(at);
+    }
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
         error(FrameError::malformed_header, "ignored a header line without a colon: " + quote(line));
         return true;
     }
-    std::string_view name = trim(line.substr(0, colon));
-    std::string_view value = trim(line.substr(colon + 1));
+    const std::string_view name = trim(line.substr(0, colon));
+    const std::string_view value = trim(line.substr(colon + 1));
     if (!iequals(name, kContentLength)) {
-        const std::size_t at = ifind(name, kContentLength);
-        if (at != std::string_view::npos && at + kContentLength.size() == name.size()) {
-            // "<garbage>Content-Length: N": the tail of a broken body glued to the next frame's header.
-            error(FrameError::malformed_header,
-                  "ignored " + std::to_string(at) + " bytes of garbage before a Content-Length header");
-            name = name.substr(at);
-        } else {
-            if (!is_token(name)) error(FrameError::malformed_header, "ignored a malformed header line: " + quote(line));
-            return true;   // unknown headers (Content-Type, X-...) are ignored
-        }
+        if (!is_token(name)) error(FrameError::malformed_header, "ignored a malformed header line: " + quote(line));
+        return true;   // unknown headers (Content-Type, X-...) are ignored
     }
     // Content-Length: a non-negative decimal number. Overflow is remembered as "too large", not "invalid".
     have_length_ = false;

@@ -8,12 +8,13 @@ server as its own binary, used while the CLI does not dispatch `serve` yet). Eac
 
 Transcript format (*.txt), one directive per line; JSON may continue on the following lines:
     # comment
-    %args ARGS...          server arguments for the cases that follow (variables expanded, split like a shell)
-    %timeout SECONDS       how long a `<<<` waits (default 10)
+    %args ARGS...          server arguments (variables expanded, split like a shell): before the first case, the
+                           file's default; inside a case, that case's own
+    %timeout SECONDS       how long a `<<<` waits (default 10); scoped like %args
     === NAME               starts a case (a file without === is one case)
     >>> {json}             send a framed message
     >>> raw "..."          send raw bytes: a Python literal; a str is sent as UTF-8, a bytes literal b"..." as is
-                           (for invalid UTF-8)
+                           (for invalid UTF-8); literals may be joined with + and repeated with * ("x" * 100000)
     >>> frame "..."        send the literal's bytes as one frame with the right Content-Length
     <<< {pattern}          wait until an unconsumed server message matches the pattern, and consume it
     <<! {pattern}          assert that no message received so far matches
@@ -24,7 +25,9 @@ Transcript format (*.txt), one directive per line; JSON may continue on the foll
 Patterns match JSON by subset: objects need the listed keys (value "<absent>": key must be missing), lists match
 element by element with the same length (a first element "<contains>" instead means: each further element matches
 some element), strings "<any>" match any value and "re:REGEX" search the value's string form.
-Variables: ${KNOWLEDGE} ${FIXTURES} ${FIXTURES_URI} ${TMP} ${TMP_URI} ${PID}.
+Variables: ${KNOWLEDGE} ${FIXTURES} ${FIXTURES_URI} ${TMP} ${TMP_URI} ${PID} ${DEAD_PID} (a process that has
+exited). A JSON string that is exactly "<file:NAME>" is replaced by the text of fixtures/NAME (or of an absolute
+path, ${TMP} allowed).
 
 Checks on every case besides the expectations: stdout holds nothing but well-formed frames of JSON-RPC 2.0
 messages, and no request is answered twice. When the server is still running at the end of a case, the runner
@@ -39,6 +42,7 @@ import os
 import queue
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -56,6 +60,8 @@ class CaseFailure(Exception):
 # ---- server command ------------------------------------------------------------------------------------------
 
 def server_command(denpex, fallback):
+    denpex = os.path.abspath(denpex) if denpex else denpex
+    fallback = os.path.abspath(fallback) if fallback else fallback
     if denpex and os.path.exists(denpex):
         try:
             r = subprocess.run([denpex, "serve", "--help"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -230,6 +236,18 @@ class Server:
 
 # ---- transcript parsing --------------------------------------------------------------------------------------
 
+def literal(text):
+    """A Python string/bytes literal, or literals joined with + and repeated with * (for long inputs)."""
+    def ev(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes, int)):
+            return node.value
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
+            a, b = ev(node.left), ev(node.right)
+            return a + b if isinstance(node.op, ast.Add) else a * b
+        raise ValueError("only string literals, + and * are allowed: %r" % text[:80])
+    return ev(ast.parse(text.strip(), mode="eval").body)
+
+
 DIRECTIVE = re.compile(r"^(>>>|<<<|<<!|!!!|===|%args|%timeout)(\s|$)")
 
 
@@ -265,15 +283,18 @@ def parse_transcript(path, variables):
             rest += "\n" + steps_lines[i]
             i += 1
         where = "%s:%d" % (os.path.basename(path), i)
+        # Before the first case these set the file's defaults; inside a case, that case's only.
         if kind == "%args":
-            args = shlex.split(expand(rest))
             if current:
-                current["args"] = list(args)
+                current["args"] = shlex.split(expand(rest))
+            else:
+                args = shlex.split(expand(rest))
             continue
         if kind == "%timeout":
-            timeout = float(rest)
             if current:
-                current["timeout"] = timeout
+                current["timeout"] = float(rest)
+            else:
+                timeout = float(rest)
             continue
         if kind == "===":
             current = new_case(rest)
@@ -285,7 +306,7 @@ def parse_transcript(path, variables):
         if kind == ">>>":
             if rest.startswith(("raw ", "frame ")):
                 word, _, lit = rest.partition(" ")
-                value = ast.literal_eval(expand(lit))
+                value = literal(expand(lit))
                 data = value if isinstance(value, bytes) else value.encode("utf-8", "surrogateescape")
                 current["steps"].append((word, data, where))
             else:
@@ -331,6 +352,11 @@ def run_case(case, cmd, verbose):
 
     def subst(v):
         if isinstance(v, str):
+            m = re.match(r"^<file:(.+)>$", v)
+            if m:   # the whole string is replaced by a file's text: a fixture, or a file the case generated
+                name = subst(m.group(1))
+                path = name if os.path.isabs(name) else os.path.join(BASE_VARIABLES["FIXTURES"], name)
+                return open(path, encoding="utf-8", errors="surrogateescape").read()
             return v.replace("${TMP}", variables["TMP"]).replace("${TMP_URI}", variables["TMP_URI"])
         if isinstance(v, list):
             return [subst(x) for x in v]
@@ -347,8 +373,10 @@ def run_case(case, cmd, verbose):
             try:
                 if kind == "send":
                     msg = subst(value)
-                    if isinstance(msg, dict) and "id" in msg and "method" in msg:
-                        sent_ids.append(json.dumps(msg["id"]))
+                    if isinstance(msg, dict) and "method" in msg and (
+                            isinstance(msg.get("id"), str) or (isinstance(msg.get("id"), int) and
+                                                               not isinstance(msg.get("id"), bool))):
+                        sent_ids.append(json.dumps(msg["id"]))   # a request with a valid id: it must be answered
                     server.send(msg)
                 elif kind == "raw":
                     server.send_bytes(subst(value.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape"))
@@ -413,6 +441,7 @@ def run_case(case, cmd, verbose):
         return "%s\n  server stderr (last lines):\n    %s" % (e, "\n    ".join(err.strip().split("\n")[-15:]))
     finally:
         server.kill()
+        shutil.rmtree(tmp, ignore_errors=True)   # generated logs can be hundreds of MB
 
 
 BASE_VARIABLES = {}
@@ -428,8 +457,11 @@ def main():
     a = ap.parse_args()
     cmd = server_command(a.denpex, a.fallback)
     fixtures = os.path.join(HERE, "fixtures")
+    dead = subprocess.Popen(["true"])
+    dead.wait()
     BASE_VARIABLES.update(KNOWLEDGE=os.path.join(HERE, "knowledge"), FIXTURES=fixtures,
-                          FIXTURES_URI="file://" + urllib.parse.quote(fixtures), PID=str(os.getpid()))
+                          FIXTURES_URI="file://" + urllib.parse.quote(fixtures), PID=str(os.getpid()),
+                          DEAD_PID=str(dead.pid))
     files = []
     for p in a.paths:
         if os.path.isdir(p):

@@ -66,6 +66,7 @@ TEST_CASE("knowledge: every entry is complete and cites its sources") {
             CHECK(!s.examples.empty());
         }
         for (const auto& r : e->related) CHECK_MESSAGE(builtin().find(r) != nullptr, "related id " << r);
+        for (const auto& r : e->refines) CHECK_MESSAGE(builtin().find(r) != nullptr, "refined id " << r);
         if (e->scenario) {
             for (const auto& id : e->scenario->initiating) CHECK_MESSAGE(builtin().find(id), "scenario id " << id);
             for (const auto& id : e->scenario->collateral) CHECK_MESSAGE(builtin().find(id), "scenario id " << id);
