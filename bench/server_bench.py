@@ -9,7 +9,7 @@ Measures, against the real server binary over stdio (Content-Length framing, as 
   2. `denpex/diagnose` latency on a 10k-line and a 100k-line text (request written -> response parsed);
   3. hover latency while a diagnosis of N GB of rank logs on disk (default 1) runs on a worker, against the
      idle hover latency: the I/O thread must stay responsive.
-The server is `<build>/denpex serve` when the CLI dispatches `serve`, else `<build>/tests/denpex_serve_dev`.
+The server is `<build>/denpex serve`.
 The 1 GB of logs come from bench/gen_logs (built by CMake) into ${TMPDIR:-/tmp}/denpex-server-bench, reused.
 Output: a Markdown table on stdout, also written to bench/server_bench_results.md.
 """
@@ -107,12 +107,9 @@ class Client:
 
 def server_cmd(build, extra):
     denpex = os.path.join(build, "denpex")
-    if os.path.exists(denpex) and subprocess.run([denpex, "serve", "--help"], capture_output=True).returncode == 0:
-        return [denpex, "serve"] + extra
-    dev = os.path.join(build, "tests", "denpex_serve_dev")
-    if os.path.exists(dev):
-        return [dev] + extra
-    sys.exit("server_bench: no server binary in %s (build the denpex or denpex_serve_dev target)" % build)
+    if not os.path.exists(denpex):
+        sys.exit("server_bench: no denpex binary in %s (build the denpex target)" % build)
+    return [denpex, "serve"] + extra
 
 
 def rank_log_text(lines):

@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
 """Transcript tests for `denpex serve`: client messages in, expected server messages out, against the real binary.
 
-usage: run_transcripts.py --denpex PATH [--fallback PATH] [--only SUBSTRING] [-v] FILE_OR_DIR...
+usage: run_transcripts.py --denpex PATH [--only SUBSTRING] [-v] FILE_OR_DIR...
 
-The server command is `<denpex> serve` when `<denpex> serve --help` works, else `<fallback>` (a build of the same
-server as its own binary, used while the CLI does not dispatch `serve` yet). Each case runs in a fresh process.
+The server command is `<denpex> serve`. Each case runs in a fresh process.
 
 Transcript format (*.txt), one directive per line; JSON may continue on the following lines:
     # comment
@@ -59,20 +58,11 @@ class CaseFailure(Exception):
 
 # ---- server command ------------------------------------------------------------------------------------------
 
-def server_command(denpex, fallback):
-    denpex = os.path.abspath(denpex) if denpex else denpex
-    fallback = os.path.abspath(fallback) if fallback else fallback
-    if denpex and os.path.exists(denpex):
-        try:
-            r = subprocess.run([denpex, "serve", "--help"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               stdin=subprocess.DEVNULL, timeout=20)
-            if r.returncode == 0:
-                return [denpex, "serve"]
-        except (OSError, subprocess.TimeoutExpired):
-            pass
-    if fallback and os.path.exists(fallback):
-        return [fallback]
-    raise SystemExit("run_transcripts: no server binary: neither '%s serve' nor '%s' works" % (denpex, fallback))
+def server_command(denpex):
+    denpex = os.path.abspath(denpex)
+    if not os.path.exists(denpex):
+        raise SystemExit("run_transcripts: no denpex binary at %s" % denpex)
+    return [denpex, "serve"]
 
 
 # ---- matching ------------------------------------------------------------------------------------------------
@@ -450,12 +440,11 @@ BASE_VARIABLES = {}
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--denpex")
-    ap.add_argument("--fallback")
     ap.add_argument("--only", default="")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
-    cmd = server_command(a.denpex, a.fallback)
+    cmd = server_command(a.denpex)
     fixtures = os.path.join(HERE, "fixtures")
     dead = subprocess.Popen(["true"])
     dead.wait()

@@ -1,9 +1,7 @@
 // npm run package: build the extension and write denpex-<version>.vsix here, shipping the denpex server binary
 // for linux-x64 in bin/linux-x64/denpex.
 //
-// The binary: $DENPEX_BIN, else ../build/denpex. It must answer `serve --help`; while the CLI does not dispatch
-// `serve` yet, the same build directory's tests/denpex_serve_dev (the same server, `serve` accepted as first
-// argument) is shipped instead, with a warning.
+// The binary: $DENPEX_BIN, else ../build/denpex. It must answer `serve --help`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,16 +17,10 @@ function servesLsp(bin) {
   return r.status === 0 && /denpex serve/.test(r.stdout);
 }
 
-let bin = resolve(process.env.DENPEX_BIN || join(here, '..', 'build', 'denpex'));
+const bin = resolve(process.env.DENPEX_BIN || join(here, '..', 'build', 'denpex'));
 if (!servesLsp(bin)) {
-  const dev = join(dirname(bin), 'tests', 'denpex_serve_dev');
-  if (servesLsp(dev)) {
-    console.warn(`package: ${bin} has no 'serve' command yet; shipping ${dev} (the same server) instead`);
-    bin = dev;
-  } else {
-    console.error(`package: no denpex binary that runs 'serve': tried ${bin} and ${dev}. Build it (cmake --build build) or set DENPEX_BIN.`);
-    process.exit(1);
-  }
+  console.error(`package: ${bin} does not run 'serve'. Build it (cmake --build build) or set DENPEX_BIN.`);
+  process.exit(1);
 }
 
 const dest = join(here, 'bin', 'linux-x64', 'denpex');

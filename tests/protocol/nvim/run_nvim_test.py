@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Neovim as a real LSP client of `denpex serve` (Debian's neovim, headless).
 
-usage: run_nvim_test.py --denpex PATH [--fallback PATH]
+usage: run_nvim_test.py --denpex PATH
 
 Runs test.lua in `nvim --headless` against the server and checks what Neovim saw: the diagnostics of a rank log
 (the initiating Error and the collateral Information lines), a hover, and the TORCH_NCCL_ASYNC_ERROR_HANDLING
@@ -26,13 +26,12 @@ from run_transcripts import server_command  # noqa: E402
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--denpex")
-    ap.add_argument("--fallback")
     a = ap.parse_args()
     nvim = shutil.which("nvim")
     if not nvim:
         print("SKIP: nvim is not installed (apt-get install neovim, or run .ci/setup); the Neovim client test did not run")
         return 77
-    cmd = server_command(a.denpex, a.fallback) + [
+    cmd = server_command(a.denpex) + [
         "--no-builtin-knowledge", "--knowledge=" + os.path.join(PROTOCOL, "knowledge"), "--debounce-ms=50"]
     work = tempfile.mkdtemp(prefix="denpex-nvim-")
     for name in ("train_8ranks.log", "train.sbatch"):
