@@ -20,15 +20,17 @@
 // Precedence. The first value found for a field wins, so an outer prefix (set by the launcher, which knows)
 // beats a marker in the message (which may be stale or describe another rank). The one exception is time:
 // a dated time replaces an earlier year-less one, because it can be compared across files.
-#include "engine/re2_captures.hpp"
 #include "engine/attribution.hpp"
 
 #include <re2/re2.h>
+
+#include "engine/re2_captures.hpp"
 
 #include <array>
 #include <charconv>
 #include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -385,6 +387,31 @@ std::size_t srun_label(std::string_view rest, Attribution& a, Walk& walk) {
     return c[0].size();
 }
 
+// syslog / journald's default: `Mar 12 04:17:33 dgx-a08 kernel: ` or `... python3[31873]: ` — a year-less
+// time, the host, and the program (with its pid when it is not the kernel). Where kernel lines (Xid, OOM
+// killer) come from, so the host is what ties them to the right node.
+std::size_t syslog_header(std::string_view rest, Attribution& a, Walk& walk) {
+    static const RE2 re(R"(([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))? ([A-Za-z0-9][A-Za-z0-9.-]*) )"
+                        R"([A-Za-z0-9_./-]+(?:\[(\d+)\])?: )",
+                        pattern_options());
+    if (walk.inside || rest.size() < 16 || !(rest[0] >= 'A' && rest[0] <= 'Z')) return 0;
+    std::array<re2::StringPiece, 9> c;
+    if (!match_at_start(re, rest, c)) return 0;
+    const auto month = month_number(view(c[1]));
+    if (!month) return 0;
+    char mm[3];
+    std::snprintf(mm, sizeof mm, "%02u", *month);
+    std::string dd = std::string(view(c[2]));
+    if (dd.size() == 1) dd = "0" + dd;
+    const auto t = yearless(mm, dd, view(c[3]), view(c[4]), view(c[5]), view(c[6]));
+    if (!t) return 0;
+    set_time(a, *t);
+    if (!a.host) a.host = std::string(view(c[7]));
+    if (present(c[8])) fill(a.pid, to_number<long>(view(c[8])));
+    walk.inside = true;
+    return c[0].size();
+}
+
 // Does `token` (the text before `: `) look like a host name rather than a word of prose or an exception?
 // Plain words (`slurmstepd`, `Traceback`, `RuntimeError`, `INFO`) carry no digit, '-' or '.'; exception
 // classes with a module path (`torch.cuda.OutOfMemoryError`) end in Error/Exception/Warning; numbers and
@@ -416,9 +443,10 @@ std::size_t pdsh_host(std::string_view rest, Attribution& a, Walk& walk) {
 
 // The fixed order. More specific forms come first where two could match the same text: `[rankN]:` before
 // the role prefix, DeepSpeed's full header before a bare bracketed date, NCCL's `host:pid:tid` before pdsh.
-constexpr std::array<Parser, 12> kParsers = {&line_number, &mpirun_tag, &torch_rank,  &tee_role,
+constexpr std::array<Parser, 13> kParsers = {&line_number, &mpirun_tag,   &torch_rank,    &tee_role,
                                              &glog_bracketed, &glog_bare, &nccl_header, &ray_worker,
-                                             &deepspeed,   &time_prefix, &srun_label, &pdsh_host};
+                                             &deepspeed,   &time_prefix,  &syslog_header, &srun_label,
+                                             &pdsh_host};
 
 // ---- in-body markers ----------------------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@
 //   ISO 8601         `2024-10-23T14:02:03.123Z`, `2024-10-23T14:02:03+02:00`
 //   torchrun summary `2026-11-29_18:15:47`
 //   dmesg            `[12345.678901] ` (seconds since boot) and `[Mon Oct 23 14:02:03 2024] `
+//   syslog/journal   `Mar 12 04:17:33 dgx-a08 kernel: ` -> time (no year), host, pid of `prog[pid]: `
 //   log viewer       `[1803] ` line numbers are NOT ranks and are skipped.
 //   in-body          `Rank 3: Completed store-based barrier`, `to store for rank: 3`,
 //                    `rank : 3 (local_rank: 1)` (elastic summary) -> rank (and local_rank)

@@ -12,10 +12,11 @@
 // `attempt_<n>` (`node1/attempt_0/3/stderr.log`). A field found nearer the file wins.
 //
 // No I/O, RE2 only, and every pattern runs on one path component, so the cost is linear in the path.
-#include "engine/re2_captures.hpp"
 #include "engine/path_hints.hpp"
 
 #include <re2/re2.h>
+
+#include "engine/re2_captures.hpp"
 
 #include <array>
 #include <charconv>

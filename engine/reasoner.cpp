@@ -121,6 +121,12 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate& a, const Candidate& b) { return a.strength > b.strength; });
 
+    // The agent's first exit is weak: it decides only when nothing else does, and otherwise only supports.
+    if (auto c = agent_first_exit_strategy(table, t)) {
+        bool nothing_else = candidates.empty() && init.systemic.empty() && init.unordered.empty() && init.unranked.empty();
+        bool supports = !candidates.empty() && c->process == candidates.front().process;
+        if (nothing_else || supports) candidates.push_back(*c);
+    }
     for (Candidate& c : candidates)
         if (c.process && c.process->rank) c.rank = c.process->rank;
     auto same_target = [](const Candidate& a, const Candidate& b) {
@@ -202,14 +208,6 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
             d.confidence = "medium";
             d.notes.push_back("The logs of " + ranks_phrase(unseen) +
                               " are not here; a failure there cannot be ruled out, though nothing here points to one.");
-        }
-        // Supporting evidence from torchrun's agent: the worker it saw fail first and did not SIGTERM.
-        for (const ExitRecord& x : t.exits) {
-            if (!chosen || x.root_cause_section || x.evidence.text.find("failed (exitcode") == std::string::npos) continue;
-            if (table.resolve_exit(x) == chosen)
-                d.reasoning.push_back("torchrun's agent reported " + chosen->name() +
-                                      " as the first of its workers to fail (" + x.evidence.file + ":" +
-                                      std::to_string(x.evidence.line) + ").");
         }
     } else if (!init.systemic.empty()) {
         d.rank_not_applicable = true;

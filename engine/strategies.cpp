@@ -277,4 +277,30 @@ std::optional<Candidate> desync_strategy(const ProcessTable& table) {
     return c;
 }
 
+// torchrun's agent names the first of its workers to fail ("failed (exitcode: 1) local_rank: 2 (pid: ...)")
+// and SIGTERMs the rest. That worker is the node's first exit; it is a candidate only when it shows no
+// collateral error of its own (a timed-out survivor can be the first to exit, too), and only when every agent
+// that spoke names the same worker: agents on different nodes cannot be ordered.
+std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, const Timeline& t) {
+    const Process* named = nullptr;
+    const ExitRecord* record = nullptr;
+    for (const ExitRecord& x : t.exits) {
+        if (x.root_cause_section || x.rank) continue;   // the agent's own line carries a local rank only
+        const Process* p = table.resolve_exit(x);
+        if (!p) continue;
+        if (named && named != p) return std::nullopt;
+        named = p;
+        record = &x;
+    }
+    if (!named || !named->direct_collateral.empty() || !named->rank) return std::nullopt;
+    Candidate c;
+    c.process = named;
+    c.strategy = "agent-first-exit";
+    c.strength = 1;
+    c.reason = "torchrun's agent reported " + named->name() + " as the first of its workers to exit (" +
+               record->evidence.file + ":" + std::to_string(record->evidence.line) +
+               ") and sent the others SIGTERM; nothing in its own output blames another rank.";
+    return c;
+}
+
 }  // namespace denpex

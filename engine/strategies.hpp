@@ -7,7 +7,9 @@
 //   silent-rank       every rank reports collateral errors but one, which is silent (present, or absent from a
 //                     shared console where it should have written);
 //   sequence-lag      the rank whose last enqueued NCCL work is below the SeqNum the others timed out on;
-//   desync-report     the lagging rank named by TORCH_NCCL_DESYNC_DEBUG.
+//   desync-report     the lagging rank named by TORCH_NCCL_DESYNC_DEBUG;
+//   agent-first-exit  the worker torchrun's agent saw fail first and did not SIGTERM, when it shows no
+//                     collateral error of its own (weak: supporting evidence, or the only clue there is).
 // Strengths: 3 strong, 2 medium, 1 weak. The reasoner combines them; no strategy names an entry id.
 #pragma once
 
@@ -40,5 +42,6 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table);
 std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world);
 std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table);
 std::optional<Candidate> desync_strategy(const ProcessTable& table);
+std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, const Timeline& t);
 
 }  // namespace denpex

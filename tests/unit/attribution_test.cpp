@@ -403,3 +403,20 @@ TEST_CASE("attribution: never crashes and stays bounded on hostile input") {
     const auto o = attribute("[rank99999999999999999999]: x");
     CHECK_FALSE(o.rank);
 }
+
+TEST_CASE("attribution: syslog / journald header gives host, year-less time and the program's pid") {
+    auto a = denpex::attribute("Mar 12 04:17:33 dgx-a08 kernel: NVRM: Xid (PCI:0000:4e:00): 48, pid='<unknown>'");
+    REQUIRE(a.host);
+    CHECK(*a.host == "dgx-a08");
+    REQUIRE(a.time);
+    CHECK_FALSE(a.time->has_date);
+    CHECK_FALSE(a.pid);
+    auto b = denpex::attribute("Oct  3 11:02:09 gpu-node-7 python3[31873]: Traceback (most recent call last):");
+    REQUIRE(b.host);
+    CHECK(*b.host == "gpu-node-7");
+    REQUIRE(b.pid);
+    CHECK(*b.pid == 31873);
+    // Prose that starts with a month name is not a syslog header.
+    auto c = denpex::attribute("Mar 12 was the day the job failed: see below");
+    CHECK_FALSE(c.host);
+}
