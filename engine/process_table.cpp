@@ -102,6 +102,11 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         p.events.push_back(&e);
         if (e.host) p.hosts.insert(*e.host);
     }
+    // The pids the agent names (its failure line, the summary, the SIGTERM elimination) belong to workers.
+    for (std::size_t g = 0; g < pid_to_local_.size(); ++g)
+        for (const auto& [pid, local] : pid_to_local_[g])
+            for (Process& p : processes_)
+                if (p.group == g && p.local_rank == local && !p.pid) p.pid = pid;
     for (Process& p : processes_) {
         std::sort(p.events.begin(), p.events.end(), [](const Event* a, const Event* b) { return a->order < b->order; });
         for (const Event* e : p.events) {

@@ -186,6 +186,10 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
             if (same_target(c, *lead))
                 for (const Event* e : c.evidence) add_evidence(evidence_of(*e));
         if (chosen && (d.evidence.empty() || !first)) add_evidence(chosen->summary.last_line);
+        if (chosen && chosen->sigterm_by_agent && chosen->direct_specific_initiating().empty())
+            d.reasoning.push_back("torchrun's agent sent " + chosen->name() + " (pid " + std::to_string(*chosen->pid) +
+                                  ") SIGTERM at teardown: it was still running after the others had failed, as a "
+                                  "hung rank is.");
         if (chosen && !chosen->rank_inference.empty()) {
             d.notes.push_back("The global rank of " + chosen->name() + " is " + chosen->rank_inference + ".");
             if (d.confidence == "high") d.confidence = "medium";
