@@ -7,13 +7,13 @@ namespace denpex::server {
 
 using nlohmann::json;
 
-WorkDoneProgress::WorkDoneProgress(Dispatcher& d, Mode mode, json token, std::string title, bool cancellable)
-    : dispatcher_(d), mode_(mode), token_(std::move(token)), title_(std::move(title)), cancellable_(cancellable) {}
+WorkDoneProgress::WorkDoneProgress(Dispatcher& d, json token, std::string title, bool cancellable)
+    : dispatcher_(d), token_(std::move(token)), title_(std::move(title)), cancellable_(cancellable) {}
 
 std::shared_ptr<WorkDoneProgress> WorkDoneProgress::start(Dispatcher& dispatcher, Mode mode, json token,
                                                           std::string title, bool cancellable) {
     std::shared_ptr<WorkDoneProgress> p(
-        new WorkDoneProgress(dispatcher, mode, std::move(token), std::move(title), cancellable));
+        new WorkDoneProgress(dispatcher, std::move(token), std::move(title), cancellable));
     if (mode == Mode::none) {
         p->state_ = State::refused;
         return p;

@@ -34,11 +34,10 @@ public:
 
 private:
     enum class State { creating, live, refused, ended };
-    WorkDoneProgress(Dispatcher& d, Mode mode, nlohmann::json token, std::string title, bool cancellable);
+    WorkDoneProgress(Dispatcher& d, nlohmann::json token, std::string title, bool cancellable);
     void send_begin_locked();
 
     Dispatcher& dispatcher_;
-    Mode mode_;
     nlohmann::json token_;
     std::string title_;
     bool cancellable_;
