@@ -107,6 +107,11 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         for (const auto& [pid, local] : pid_to_local_[g])
             for (Process& p : processes_)
                 if (p.group == g && p.local_rank == local && !p.pid) p.pid = pid;
+    // The elastic summary's `host :` is the node of the record's worker (one file may hold several agents').
+    for (const ExitRecord& x : t.exits)
+        if (x.host && *x.host != "localhost")
+            if (auto i = exit_index(x))
+                if (processes_[*i].hosts.empty()) processes_[*i].hosts.insert(*x.host);
     for (Process& p : processes_) {
         std::sort(p.events.begin(), p.events.end(), [](const Event* a, const Event* b) { return a->order < b->order; });
         for (const Event* e : p.events) {
@@ -315,12 +320,18 @@ const Process* ProcessTable::by_rank(int rank) const {
     return it == index_.end() ? nullptr : &processes_[it->second];
 }
 
-const Process* ProcessTable::resolve_exit(const ExitRecord& x) const {
+std::optional<std::size_t> ProcessTable::exit_index(const ExitRecord& x) const {
     RawKey k{x.group, x.rank, x.local_rank, x.rank || x.local_rank ? std::nullopt : x.pid};
     std::optional<int> rank, local;
     std::optional<long> pid;
     auto it = index_.find(key_of(k, x.host, rank, local, pid));
-    return it == index_.end() ? nullptr : &processes_[it->second];
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
+}
+
+const Process* ProcessTable::resolve_exit(const ExitRecord& x) const {
+    auto i = exit_index(x);
+    return i ? &processes_[*i] : nullptr;
 }
 
 std::optional<int> ProcessTable::world_size() const {

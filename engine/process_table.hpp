@@ -79,6 +79,7 @@ private:
     std::string key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,
                        std::optional<int>& local, std::optional<long>& pid, std::string* inference = nullptr) const;
     void infer_mappings();
+    std::optional<std::size_t> exit_index(const ExitRecord& x) const;
     std::set<std::string> group_host(std::uint32_t group) const;
     // The rank an event is about when its writer has none: a captured rank, a pid or GPU bus another line ties
     // to a rank.

@@ -307,13 +307,26 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
                                     ", and only collateral errors); search them for " + terms + ".");
             } else {
                 std::vector<int> seen = table.seen_ranks();
-                std::string who = seen.empty() ? std::string("every process in these logs")
-                                               : "every rank in these logs (" + ranks_phrase(seen) + ")";
-                d.missing.push_back("No log here shows a process failing on its own: " + who +
-                                    " reports only collateral errors. The rank that failed first wrote to a log that "
-                                    "is not here (another node's or another rank's" +
-                                    (absent_hosts.empty() ? std::string() : "; " + absent_hosts) +
-                                    "); search it for " + terms + ".");
+                bool whole_world = world && !seen.empty() && static_cast<int>(seen.size()) == *world &&
+                                   t.world_size && *t.world_size == *world;
+                if (whole_world) {
+                    // Every rank is here and all of them only waited: the stall is invisible in these logs.
+                    d.missing.push_back("All " + std::to_string(*world) + " ranks are in these logs and every one "
+                                        "reports the same collateral error, with no rank silent and no rank behind "
+                                        "in NCCL sequence numbers, so the logs cannot tell who stalled. What each rank "
+                                        "was doing would: Flight Recorder dumps (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, "
+                                        "TORCH_NCCL_DUMP_ON_TIMEOUT=1, then torchfrtrace), stack dumps of every rank "
+                                        "(py-spy dump --pid <pid>), or errors outside these logs (dmesg for Xid, the "
+                                        "scheduler's log).");
+                } else {
+                    std::string who = seen.empty() ? std::string("every process in these logs")
+                                                   : "every rank in these logs (" + ranks_phrase(seen) + ")";
+                    d.missing.push_back("No log here shows a process failing on its own: " + who +
+                                        " reports only collateral errors. The rank that failed first wrote to a log "
+                                        "that is not here (another node's or another rank's" +
+                                        (absent_hosts.empty() ? std::string() : "; " + absent_hosts) +
+                                        "); search it for " + terms + ".");
+                }
             }
             if (!candidates.empty())
                 d.missing.push_back("The signals here disagree: " + candidates.front().reason);
