@@ -122,8 +122,11 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
                 (e->signature->fallback ? p.generic_initiating : p.specific_initiating).push_back(e);
             }
         }
-        // An uncaught exception next to a collateral error of the same worker is that error's wrapper.
-        if (!p.direct_collateral.empty()) p.generic_initiating.clear();
+        // An uncaught exception next to a collateral error of the same worker is that error's wrapper. The
+        // launcher's own lines do not count: unprefixed worker output shares a process with them.
+        if (std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(),
+                        [](const Event* e) { return e->signature->entry->category != "Launcher"; }))
+            p.generic_initiating.clear();
         if (p.hosts.empty()) p.hosts = group_host(p.group);
         if (p.pid && t.groups[p.group].sigterm_pids.count(*p.pid)) p.sigterm_by_agent = true;
     }

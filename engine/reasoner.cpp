@@ -122,10 +122,23 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
                      [](const Candidate& a, const Candidate& b) { return a.strength > b.strength; });
 
     // The agent's first exit is weak: it decides only when nothing else does, and otherwise only supports.
+    // An error printed without a rank, on a node whose agent names one worker as its first failure (and
+    // SIGTERMed the rest), is that worker's: the agent's line gives the rank, the unprefixed line the failure.
+    const Event* adopted = nullptr;
     if (auto c = agent_first_exit_strategy(table, t)) {
         bool nothing_else = candidates.empty() && init.systemic.empty() && init.unordered.empty() && init.unranked.empty();
         bool supports = !candidates.empty() && c->process == candidates.front().process;
-        if (nothing_else || supports) candidates.push_back(*c);
+        bool explains_unranked = candidates.empty() && init.unranked.size() == 1 &&
+                                 init.unranked.front()->group == c->process->group;
+        if (explains_unranked) {
+            adopted = init.unranked.front()->first_initiating();
+            c->strength = 2;
+            c->evidence.push_back(adopted);
+            c->reason += " The only error of its node, \"" + adopted->evidence.text.substr(0, 100) +
+                         "\", is printed without a rank, so it is taken as that worker's.";
+            init.unranked.clear();
+        }
+        if (nothing_else || supports || explains_unranked) candidates.push_back(*c);
     }
     for (Candidate& c : candidates)
         if (c.process && c.process->rank) c.rank = c.process->rank;
@@ -169,7 +182,7 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
         d.initiating_rank = lead->rank;
         d.initiating_process = chosen ? chosen->name() : "rank " + std::to_string(*lead->rank);
         if (chosen) d.initiating_host = chosen->host();
-        const Event* first = chosen ? chosen->first_initiating() : nullptr;
+        const Event* first = chosen && chosen->first_initiating() ? chosen->first_initiating() : adopted;
         if (first) {
             d.failure = first->signature->entry;
             if (const Entry* s = scenario_for(kb, d.failure, collateral_kinds)) d.failure = s;
