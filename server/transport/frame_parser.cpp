@@ -76,20 +76,23 @@ void FrameParser::feed(std::string_view in) {
             body_.append(in.data(), take);
             remaining_ -= take;
             in.remove_prefix(take);
-            if (remaining_ == 0) {
-                FrameEvent ev;
-                ev.kind = FrameEvent::Kind::message;
-                ev.body = std::move(body_);
-                events_.push_back(std::move(ev));
-                body_ = std::string();
-                state_ = State::headers;
-            }
+            if (remaining_ == 0) finish_body();
             continue;
         }
         buffer_.append(in.data(), in.size());
         in = {};
         process();
     }
+}
+
+// A complete body becomes a message event, and the parser waits for the next frame's headers.
+void FrameParser::finish_body() {
+    FrameEvent ev;
+    ev.kind = FrameEvent::Kind::message;
+    ev.body = std::move(body_);
+    events_.push_back(std::move(ev));
+    body_ = std::string();
+    state_ = State::headers;
 }
 
 void FrameParser::process() {
@@ -113,12 +116,7 @@ void FrameParser::process() {
             pos_ += take;
             remaining_ -= take;
             if (remaining_ > 0) break;
-            FrameEvent ev;
-            ev.kind = FrameEvent::Kind::message;
-            ev.body = std::move(body_);
-            events_.push_back(std::move(ev));
-            body_ = std::string();
-            state_ = State::headers;
+            finish_body();
             continue;
         }
         // headers

@@ -67,6 +67,7 @@ private:
     enum class State { headers, body, resync };
 
     void process();
+    void finish_body();
     bool process_header_line(std::string_view line);
     void end_of_headers();
     void error(FrameError e, std::string detail);
