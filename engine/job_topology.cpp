@@ -67,8 +67,9 @@ std::string host_of_peer(std::string_view peer) {
     std::string host;
     re2::StringPiece text(peer.data(), peer.size());
     if (!RE2::FullMatch(text, re, &host)) return {};
-    // A bare number is a rank or a local rank, not a host.
+    // A bare number is a rank or a local rank, not a host; loopback names no other machine.
     if (host.find_first_not_of("0123456789") == std::string::npos) return {};
+    if (host.rfind("127.", 0) == 0 || host == "::1" || host == "localhost") return {};
     return host;
 }
 

@@ -32,7 +32,7 @@ struct JobTopology {
 // Returns the host an srun line names (the node that line is about), else empty.
 std::string read_topology_line(std::string_view body, JobTopology& out);
 
-// "10.37.152.61<48217>" / "[10.0.0.5]:4010" / "gpu-b12<50324>" -> the host part; empty when none.
+// "10.37.152.61<48217>" / "[10.0.0.5]:4010" / "gpu-b12<50324>" -> the host part; empty when none or loopback.
 std::string host_of_peer(std::string_view peer);
 
 }  // namespace denpex

@@ -91,7 +91,8 @@ std::string to_text(const Report& r) {
             if (d.initiating_host) out << " on " << *d.initiating_host;
             if (d.initiating_time) out << " at " << *d.initiating_time;
         } else if (d.rank_not_applicable) {
-            out << "not one rank's failure: the same error on every affected rank";
+            out << (d.failure && d.failure->scope == "job" ? "not one rank's failure: a failure of the whole job"
+                                                           : "not one rank's failure: the same error on every affected rank");
             if (!d.affected_ranks.empty()) {
                 out << " (ranks";
                 for (int a : d.affected_ranks) out << " " << a;

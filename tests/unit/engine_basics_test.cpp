@@ -177,7 +177,8 @@ TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts,
     REQUIRE(t.world_size);
     CHECK(*t.world_size == 8);
     CHECK(host_of_peer("10.37.152.61<48217>") == "10.37.152.61");
-    CHECK(host_of_peer("[127.0.0.1]:4010") == "127.0.0.1");
+    CHECK(host_of_peer("[10.0.0.5]:4010") == "10.0.0.5");
+    CHECK(host_of_peer("[127.0.0.1]:4010").empty());   // loopback names no other machine
     CHECK(host_of_peer("worker-0<50324>") == "worker-0");
     CHECK(host_of_peer("3").empty());
 }
