@@ -338,11 +338,15 @@ const Process* ProcessTable::resolve_exit(const ExitRecord& x) const {
 }
 
 std::optional<int> ProcessTable::world_size() const {
-    std::optional<int> w = t_.world_size;
+    // No job has a million ranks; a larger number is noise (a line number, a hash) and must not size loops.
+    constexpr int kMaxWorld = 1 << 20;
+    std::optional<int> w;
+    if (t_.world_size && *t_.world_size > 0 && *t_.world_size <= kMaxWorld) w = t_.world_size;
     int highest = -1;
     for (const Process& p : processes_)
-        if (p.rank) highest = std::max(highest, *p.rank);
-    for (int r : t_.ranks_named) highest = std::max(highest, r);
+        if (p.rank && *p.rank < kMaxWorld) highest = std::max(highest, *p.rank);
+    for (int r : t_.ranks_named)
+        if (r < kMaxWorld) highest = std::max(highest, r);
     if (highest >= 0) w = std::max(w.value_or(0), highest + 1);
     return w;
 }
