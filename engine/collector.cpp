@@ -142,7 +142,11 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         ProcessSummary& ps = t_.raw_processes[key];
         ++ps.lines;
         if (in_summary || el.kind != ElasticLine::Kind::none) ++ps.launcher_lines;
-        else ps.last_line = {name, line_no, evidence_text(text)};
+        else {
+            if (ps.last_line.file != name) ps.last_line.file = name;
+            ps.last_line.line = line_no;
+            assign_evidence_text(ps.last_line.text, text);
+        }
         if (last_time) ps.last_time = last_time;
         if (a.host) ps.host = a.host;
         if (a.cuda_dev) ps.cuda_dev = a.cuda_dev;

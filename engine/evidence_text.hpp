@@ -9,12 +9,24 @@ namespace denpex {
 
 constexpr std::size_t kEvidenceChars = 400;
 
-inline std::string evidence_text(std::string_view text) {
+// Writes into `out`, reusing its capacity: the collector keeps every worker's latest line this way without an
+// allocation per log line.
+inline void assign_evidence_text(std::string& out, std::string_view text) {
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    if (text.size() <= kEvidenceChars) return std::string(text);
+    if (text.size() <= kEvidenceChars) {
+        out.assign(text);
+        return;
+    }
     std::size_t cut = kEvidenceChars;
     while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;   // not inside a character
-    return std::string(text.substr(0, cut)) + "…";
+    out.assign(text.substr(0, cut));
+    out += "…";
+}
+
+inline std::string evidence_text(std::string_view text) {
+    std::string out;
+    assign_evidence_text(out, text);
+    return out;
 }
 
 }  // namespace denpex
