@@ -1,5 +1,7 @@
 #include "engine/collector.hpp"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 
 #include "engine/elastic_summary.hpp"
@@ -15,6 +17,21 @@ namespace {
 // Events kept per (process, signature): the first few show where it started, the last one where it ended.
 constexpr std::size_t kFirstEventsKept = 3;
 constexpr std::uint64_t kProgressEvery = 8u << 20;
+// How many lines below a failure report its subject's field lines may stand.
+constexpr int kSubjectFieldLines = 8;
+
+// An indented `pid: 5512` / `ip: 10.1.0.5` field line: adds the subject's pid (or host) to `ev` unless it has
+// one. Returns whether the line was such a field.
+bool read_subject_field(std::string_view text, Event& ev) {
+    if (text.empty() || (text.front() != '\t' && text.front() != ' ')) return false;
+    static const RE2 re(R"(^\s+(pid|ip|node_ip): (\S+)\s*$)");
+    std::string key, value;
+    if (!RE2::FullMatch(re2::StringPiece(text.data(), text.size()), re, &key, &value)) return false;
+    const char* capture = key == "pid" ? "pid" : "peer";
+    ev.captures.try_emplace(capture, value);
+    if (key != "pid" && !ev.host) ev.host = value;
+    return true;
+}
 
 std::uint32_t group_for(Timeline& t, std::map<std::string, std::uint32_t>& index, const std::string& key,
                         const std::string& name) {
@@ -56,6 +73,10 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
     if (hints.node) t_.groups[base_group].path_node = hints.node;
 
     ElasticSummaryReader elastic;
+    // A failure report that names its subject in indented field lines below it (Ray's RayActorError:
+    // "\tpid: 5512", "\tip: 10.1.0.5"): the event stays open for a few lines to take those fields.
+    std::size_t open_event = 0;
+    int open_lines_left = 0;
     std::optional<Timestamp> last_time;
     std::string text;
     std::string_view raw;
@@ -73,6 +94,11 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         }
         normalize(raw, text);
         if (text.empty()) continue;
+
+        if (open_lines_left > 0) {
+            --open_lines_left;
+            if (read_subject_field(text, t_.events[open_event])) continue;
+        }
 
         Attribution a = attribute(text);
         std::string_view body = std::string_view(text).substr(std::min(a.body_offset, text.size()));
@@ -179,16 +205,24 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             // SIGTERM list, the OOM killer's victims) are different subjects and each keeps its own.
             std::string subject;
             if (auto it = ev.captures.find("pid"); it != ev.captures.end()) subject = it->second;
+            const bool names_subject = !subject.empty() || ev.captures.count("rank");
             auto& [count, last_slot] = kept_[{key, sig, subject}];
+            std::size_t slot;
             if (count < kFirstEventsKept) {
+                slot = t_.events.size();
                 t_.events.push_back(std::move(ev));
             } else if (count == kFirstEventsKept) {
-                last_slot = t_.events.size();
+                slot = last_slot = t_.events.size();
                 t_.events.push_back(std::move(ev));
             } else {
+                slot = last_slot;
                 t_.events[last_slot] = std::move(ev);
             }
             ++count;
+            if (!names_subject && sig->role != Role::context) {
+                open_event = slot;
+                open_lines_left = kSubjectFieldLines;
+            }
         }
     }
     t_.bytes += reader.bytes_read();
