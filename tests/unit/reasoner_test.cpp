@@ -218,3 +218,19 @@ TEST_CASE("reasoner: JSON contract has the fields clients rely on") {
     for (const char* k : {"failure", "confidence", "collateral", "fix", "verify", "notes", "strategies"}) CHECK(d.contains(k));
     CHECK(j["ranks"][0]["state"] == "collateral");
 }
+
+TEST_CASE("reasoner: a failure report naming its subject in indented field lines is tied to that worker's rank") {
+    std::string log =
+        "(RayTrainWorker pid=5512, ip=10.1.0.5) Setting up process group for: env:// [rank=2, world_size=4]\n"
+        "(RayTrainWorker pid=5513, ip=10.1.0.5) Setting up process group for: env:// [rank=3, world_size=4]\n"
+        "ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.\n"
+        "\tclass_name: RayTrainWorker\n"
+        "\tpid: 5512\n"
+        "\tip: 10.1.0.5\n";
+    const Report r = run({{"driver.log", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 2);
+    REQUIRE(d.initiating_host);
+    CHECK(*d.initiating_host == "10.1.0.5");
+}
