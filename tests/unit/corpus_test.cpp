@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -113,6 +114,27 @@ void run_corpus(const fs::path& root, const std::set<std::string>& deferred) {
 
 TEST_CASE("corpus: shared torchrun-gloo cases (real runs)") {
     run_corpus(fs::path(DENPEX_SOURCE_DIR) / "tests/shared-corpus/torchrun-gloo", {});
+}
+
+TEST_CASE("corpus: torchrun-gloo failures are named as labelled") {
+    // These cases label the failure in words only (no class_regex); each word label, read by hand, maps to one
+    // knowledge entry.
+    const std::map<std::string, std::string> expected = {
+        {"2node-hang-rank2", "rank-hang-straggler"},        {"hang-rank2", "rank-hang-straggler"},
+        {"2node-sigkill-rank1", "process-killed-sigkill"},  {"sigkill-rank1", "process-killed-sigkill"},
+        {"dataloader-rank0", "dataloader-worker-killed"},   {"exception-rank1", "python-exception"},
+        {"host-alloc-rank3", "host-memory-allocation-failure"}, {"segv-rank2-noprefix", "process-segfault"}};
+    for (const auto& [name, id] : expected) {
+        fs::path dir = fs::path(DENPEX_SOURCE_DIR) / "tests/shared-corpus/torchrun-gloo" / name;
+        std::ifstream in(dir / "expected.json");
+        json want = json::parse(in);
+        denpex::DiagnoseInput input;
+        for (const auto& f : want.at("files")) input.files.push_back({(dir / f.get<std::string>()).string(), f.get<std::string>()});
+        denpex::Report report = engine().diagnose(input);
+        REQUIRE_MESSAGE(!report.diagnoses.empty(), name);
+        REQUIRE(report.diagnoses.front().failure);
+        CHECK_MESSAGE(report.diagnoses.front().failure->id == id, name);
+    }
 }
 
 TEST_CASE("corpus: shared modelled cases") {
