@@ -36,7 +36,10 @@ ElasticLine ElasticSummaryReader::feed(std::string_view body) {
     int code = 0, local = 0, rank = 0;
     long pid = 0;
     std::string host;
-    if (RE2::PartialMatch(text, p.agent_failed, &code, &local, &pid)) {
+    // Every log line passes here: a substring test decides whether any pattern can apply before one runs.
+    auto has = [&](std::string_view needle) { return body.find(needle) != std::string_view::npos; };
+    if (!in_block_ && !has("failed (exitcode") && !has("closing signal") && !has("Failures:")) return out;
+    if (has("failed (exitcode") && RE2::PartialMatch(text, p.agent_failed, &code, &local, &pid)) {
         saw_elastic_ = true;
         out.kind = ElasticLine::Kind::agent_failed;
         out.exitcode = code;
@@ -44,7 +47,7 @@ ElasticLine ElasticSummaryReader::feed(std::string_view body) {
         out.pid = pid;
         return out;
     }
-    if (RE2::PartialMatch(text, p.sigterm, &pid)) {
+    if (has("closing signal") && RE2::PartialMatch(text, p.sigterm, &pid)) {
         saw_elastic_ = true;
         out.kind = ElasticLine::Kind::sigterm;
         out.pid = pid;
