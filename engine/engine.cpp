@@ -1,46 +1,128 @@
 #include "engine/engine.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 #include "engine/collector.hpp"
+#include "engine/path_hints.hpp"
 #include "engine/reasoner.hpp"
+#include "engine/timeline_merge.hpp"
 
 namespace denpex {
+namespace {
+
+constexpr unsigned kMaxThreads = 8;
+
+std::uint64_t file_size(const std::string& path) {
+    struct stat st {};
+    return path != "-" && ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
+// Splits the files into at most `parts` contiguous runs of about equal size, never separating files of one
+// node (a torchrun --log_dir tree), whose local ranks must be resolved together.
+std::vector<std::pair<std::size_t, std::size_t>> split_inputs(const std::vector<InputFile>& files, unsigned parts,
+                                                              const std::vector<std::uint64_t>& sizes) {
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+    std::uint64_t total = 0;
+    for (auto s : sizes) total += s;
+    const std::uint64_t per_part = total / std::max(1u, parts) + 1;
+    std::size_t start = 0;
+    std::uint64_t acc = 0;
+    std::string previous_node;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        std::string node = files[i].path == "-" ? std::string() : path_hints(files[i].path).node_key;
+        bool same_node = !node.empty() && node == previous_node;
+        if (i > start && !same_node && acc >= per_part && runs.size() + 1 < parts) {
+            runs.emplace_back(start, i);
+            start = i;
+            acc = 0;
+        }
+        acc += sizes[i];
+        previous_node = node;
+    }
+    runs.emplace_back(start, files.size());
+    return runs;
+}
+
+}  // namespace
 
 Engine::Engine(KnowledgeBase kb) : kb_(std::move(kb)), matcher_(std::make_unique<Matcher>(kb_)) {}
 
 Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& options, bool* cancelled) const {
-    Collector collector(*matcher_);
-    collector.set_cancel_flag(options.cancel);
-    if (options.progress) collector.set_progress(options.progress);
-    std::vector<std::string> warnings;
-    for (const InputFile& f : input.files) {
-        if (collector.cancelled()) break;
-        if (f.path == "-") {
-            collector.add_fd(STDIN_FILENO, f.display, "");
-            continue;
-        }
-        int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            warnings.push_back(f.display + ": " + std::strerror(errno));
-            continue;
-        }
+    std::vector<std::uint64_t> sizes;
+    std::uint64_t total = 0;
+    for (const InputFile& f : input.files) total += sizes.emplace_back(file_size(f.path));
+    unsigned threads = std::min({std::max(1u, std::thread::hardware_concurrency()), kMaxThreads,
+                                 static_cast<unsigned>(std::max<std::size_t>(1, input.files.size()))});
+    if (total < options.parallel_min_bytes) threads = 1;
+    const auto runs = split_inputs(input.files, threads, sizes);
+
+    // Progress is summed over the readers and reported from one at a time.
+    std::mutex progress_mutex;
+    std::vector<std::uint64_t> progress_of(runs.size(), 0);
+    auto report_progress = [&](std::size_t run, std::uint64_t bytes) {
+        std::lock_guard lock(progress_mutex);
+        progress_of[run] = bytes;
+        std::uint64_t sum = 0;
+        for (auto b : progress_of) sum += b;
+        options.progress(sum);
+    };
+
+    std::vector<Timeline> timelines(runs.size());
+    std::vector<std::vector<std::string>> warnings(runs.size());
+    std::vector<char> stopped(runs.size(), 0);
+    auto read_run = [&](std::size_t r) {
+        Collector collector(*matcher_);
+        collector.set_cancel_flag(options.cancel);
+        if (options.progress) collector.set_progress([&, r](std::uint64_t b) { report_progress(r, b); });
+        for (std::size_t i = runs[r].first; i < runs[r].second; ++i) {
+            const InputFile& f = input.files[i];
+            if (collector.cancelled()) break;
+            if (f.path == "-") {
+                collector.add_fd(STDIN_FILENO, f.display, "");
+                continue;
+            }
+            int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) {
+                warnings[r].push_back(f.display + ": " + std::strerror(errno));
+                continue;
+            }
 #ifdef POSIX_FADV_SEQUENTIAL
-        ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+            ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-        collector.add_fd(fd, f.display, f.path);
-        ::close(fd);
+            collector.add_fd(fd, f.display, f.path);
+            ::close(fd);
+        }
+        // In-memory texts (selections, open documents) follow the files, in the last run.
+        if (r + 1 == runs.size())
+            for (const auto& [name, text] : input.texts) {
+                if (collector.cancelled()) break;
+                collector.add_text(text, name);
+            }
+        stopped[r] = collector.cancelled();
+        timelines[r] = collector.finish();
+    };
+
+    if (runs.size() == 1) {
+        read_run(0);
+    } else {
+        std::vector<std::thread> pool;
+        for (std::size_t r = 0; r < runs.size(); ++r) pool.emplace_back(read_run, r);
+        for (auto& th : pool) th.join();
     }
-    for (const auto& [name, text] : input.texts) {
-        if (collector.cancelled()) break;
-        collector.add_text(text, name);
-    }
-    if (cancelled) *cancelled = collector.cancelled();
-    Timeline t = collector.finish();
-    for (auto& w : warnings) t.warnings.push_back(std::move(w));
+
+    Timeline t = std::move(timelines.front());
+    for (std::size_t r = 1; r < timelines.size(); ++r) merge_timeline(t, std::move(timelines[r]));
+    if (t.torch_known && t.torch.empty()) t.torch_known = false;   // formats that disagree say nothing
+    for (auto& ws : warnings)
+        for (auto& w : ws) t.warnings.push_back(std::move(w));
+    if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
     return reason(t, kb_);
 }
 

@@ -2,7 +2,9 @@
 //
 // Contract. An Engine owns a loaded knowledge base and its compiled matcher (built once; both immutable, so
 // one Engine serves concurrent diagnoses). `diagnose()` streams every input once, in bounded memory, and
-// returns the Report; it polls `cancel` between lines and reports progress in bytes.
+// returns the Report; it polls `cancel` between lines and reports progress in bytes (from one thread at a
+// time). Large multi-file inputs are read by several threads, each over a contiguous run of files that keeps
+// a node's files together; their Timelines are merged in input order, so the verdict does not depend on it.
 #pragma once
 
 #include <atomic>
@@ -27,6 +29,8 @@ struct DiagnoseInput {
 struct DiagnoseOptions {
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(std::uint64_t bytes)> progress;
+    // Inputs smaller than this are read on one thread: below it, threads cost more than they save.
+    std::uint64_t parallel_min_bytes = 32u << 20;
 };
 
 class Engine {

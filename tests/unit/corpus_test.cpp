@@ -148,3 +148,25 @@ TEST_CASE("corpus: shared modelled cases") {
 TEST_CASE("corpus: denpex's own cases") {
     run_corpus(fs::path(DENPEX_SOURCE_DIR) / "tests/corpus", {});
 }
+
+TEST_CASE("corpus: reading the files of a case on several threads gives the same report as on one") {
+    int compared = 0;
+    for (auto it = fs::recursive_directory_iterator(fs::path(DENPEX_SOURCE_DIR) / "tests/corpus");
+         it != fs::recursive_directory_iterator(); ++it) {
+        if (it->path().filename() != "expected.json") continue;
+        const fs::path dir = it->path().parent_path();
+        std::ifstream in(it->path());
+        json want = json::parse(in);
+        if (want.at("files").size() < 2) continue;
+        denpex::DiagnoseInput input;
+        for (const auto& f : want.at("files")) input.files.push_back({(dir / f.get<std::string>()).string(), f.get<std::string>()});
+        denpex::DiagnoseOptions serial, parallel;
+        serial.parallel_min_bytes = UINT64_MAX;
+        parallel.parallel_min_bytes = 0;
+        const std::string one = denpex::to_json(engine().diagnose(input, serial)).dump();
+        const std::string many = denpex::to_json(engine().diagnose(input, parallel)).dump();
+        CHECK_MESSAGE(one == many, dir.string());
+        ++compared;
+    }
+    CHECK(compared >= 10);
+}
