@@ -48,13 +48,18 @@ int kb_command(const KnowledgeBase& kb, const std::vector<std::string>& args, st
     }
     if (sub == "patterns") {
         // --no-captures: named groups become plain groups, so tools that join the patterns into one
-        // alternation (ripgrep -f) do not reject repeated group names. Matching is unchanged.
+        // alternation (ripgrep -f) do not reject repeated group names; and `\"` (a quote RE2 lets one escape,
+        // Rust's regex does not) becomes a plain quote. Matching is unchanged.
         bool plain = args.size() > 1 && args[1] == "--no-captures";
         static const RE2 named(R"(\(\?P<[A-Za-z_][A-Za-z0-9_]*>)");
+        static const RE2 escaped_quote(R"(\\(["']))");
         for (const auto& e : kb.entries())
             for (const auto& s : e->signatures) {
                 std::string p = s.pattern;
-                if (plain) RE2::GlobalReplace(&p, named, "(?:");
+                if (plain) {
+                    RE2::GlobalReplace(&p, named, "(?:");
+                    RE2::GlobalReplace(&p, escaped_quote, "\\1");
+                }
                 out << p << "\n";
             }
         return 0;

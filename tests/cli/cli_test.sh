@@ -93,5 +93,12 @@ check "a broken knowledge file is an error" $([ $? -eq 2 ] && grep -q broken.jso
 "$DENPEX" kb show no-such-entry >/dev/null 2>&1; check "kb show unknown id exits 1" $([ $? -eq 1 ] && echo 0 || echo 1)
 [ "$("$DENPEX" kb patterns | wc -l)" -ge 40 ]; check "kb patterns prints the signature set" $?
 
+# The portable pattern set is accepted by ripgrep (the benchmark's reference tool).
+if command -v rg >/dev/null; then
+    "$DENPEX" kb patterns --no-captures >"$TMP/patterns"
+    echo "nothing" | rg --no-config -c -f "$TMP/patterns" >/dev/null 2>"$TMP/rg.err"
+    check "ripgrep accepts kb patterns --no-captures" $([ $? -le 1 ] && echo 0 || echo 1)
+fi
+
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]
