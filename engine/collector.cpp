@@ -140,10 +140,9 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
         if (a.rank && a.local_rank) g.local_to_rank[*a.local_rank] = *a.rank;
         if (a.rank && a.host && a.pid) {
-            auto [it, added] = t_.host_pid_to_rank.try_emplace({*a.host, *a.pid}, *a.rank, a.world_size.value_or(0));
-            if (!added && a.world_size.value_or(0) >= it->second.second) it->second = {*a.rank, *a.world_size};
+            t_.note_communicator_rank({*a.host, *a.pid}, *a.rank, a.world_size.value_or(0));
         }
-        if (a.rank && a.host && a.bus_id) t_.bus_to_rank.try_emplace(*a.host + "|" + *a.bus_id, *a.rank);   // world comm first
+        if (a.rank && a.host && a.bus_id) t_.bus_to_rank.try_emplace({*a.host, *a.bus_id}, *a.rank);   // world comm first
 
         if (elastic.saw_elastic()) t_.torchrun = true;
         if (el.kind == ElasticLine::Kind::sigterm && el.pid) g.sigterm_pids.insert(*el.pid);

@@ -36,7 +36,6 @@ public:
     Timeline finish();
 
 private:
-    class SourceState;
     void read(class LineReader& reader, const std::string& name, const std::string& path);
 
     const Matcher& matcher_;

@@ -58,7 +58,8 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
     std::vector<std::uint64_t> sizes;
     std::uint64_t total = 0;
     for (const InputFile& f : input.files) total += sizes.emplace_back(file_size(f.path));
-    unsigned threads = std::min({std::max(1u, std::thread::hardware_concurrency()), kMaxThreads,
+    const unsigned wanted = options.max_threads ? options.max_threads : std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = std::min({wanted, kMaxThreads,
                                  static_cast<unsigned>(std::max<std::size_t>(1, input.files.size()))});
     if (total < options.parallel_min_bytes) threads = 1;
     const auto runs = split_inputs(input.files, threads, sizes);
@@ -119,7 +120,6 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
 
     Timeline t = std::move(timelines.front());
     for (std::size_t r = 1; r < timelines.size(); ++r) merge_timeline(t, std::move(timelines[r]));
-    if (t.torch_known && t.torch.empty()) t.torch_known = false;   // formats that disagree say nothing
     for (auto& ws : warnings)
         for (auto& w : ws) t.warnings.push_back(std::move(w));
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });

@@ -31,6 +31,8 @@ struct DiagnoseOptions {
     std::function<void(std::uint64_t bytes)> progress;
     // Inputs smaller than this are read on one thread: below it, threads cost more than they save.
     std::uint64_t parallel_min_bytes = 32u << 20;
+    // Reader threads at most; 0 = one per hardware thread (capped at 8).
+    unsigned max_threads = 0;
 };
 
 class Engine {

@@ -12,6 +12,8 @@ bool has(std::string_view text, std::string_view needle) { return text.find(need
 }  // namespace
 
 std::string read_topology_line(std::string_view body, JobTopology& out) {
+    // Launch and environment lines are short; a 10 MB tensor dump need not be searched six times.
+    body = body.substr(0, 4096);
     re2::StringPiece text(body.data(), body.size());
     if (has(body, "MASTER_ADDR=")) {
         static const RE2 re(R"(MASTER_ADDR=["']?([A-Za-z0-9][A-Za-z0-9.-]*))");

@@ -166,9 +166,8 @@ std::optional<int> ProcessTable::rank_of_named_process(const Event& e) const {
         std::optional<int> found;
         int matches = 0;
         for (const auto& [host_bus, rank] : t_.bus_to_rank) {
-            std::size_t bar = host_bus.rfind('|');
-            if (host_bus.substr(bar + 1) != *bus) continue;
-            if (e.host && host_bus.substr(0, bar) != *e.host) continue;
+            if (host_bus.second != *bus) continue;
+            if (e.host && host_bus.first != *e.host) continue;
             found = rank;
             ++matches;
         }

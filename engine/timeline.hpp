@@ -91,7 +91,7 @@ struct Timeline {
     // NCCL Init COMPLETE: (host, pid) -> (rank, nranks). A sub-communicator's line names the rank inside that
     // communicator, so the line of the largest communicator (the world) wins.
     std::map<std::pair<std::string, long>, std::pair<int, int>> host_pid_to_rank;
-    std::map<std::string, int> bus_to_rank;           // "host|busid" -> rank
+    std::map<std::pair<std::string, std::string>, int> bus_to_rank;   // (host, NCCL busId) -> rank
     std::set<int> ranks_named;                        // every global rank any line names
     JobTopology topology;                             // hosts the launchers name
     std::optional<int> world_size;
@@ -100,6 +100,13 @@ struct Timeline {
     bool torchrun = false;
     std::uint64_t bytes = 0, lines = 0, truncated_lines = 0;
     std::vector<std::string> warnings;                // unreadable inputs, I/O errors
+
+    // An NCCL `Init COMPLETE` line: (host, pid) ran rank `rank` of an `nranks` communicator. The largest
+    // communicator's line (the world) wins over sub-communicators'.
+    void note_communicator_rank(const std::pair<std::string, long>& host_pid, int rank, int nranks) {
+        auto [it, added] = host_pid_to_rank.try_emplace(host_pid, rank, nranks);
+        if (!added && nranks >= it->second.second) it->second = {rank, nranks};
+    }
 };
 
 }  // namespace denpex

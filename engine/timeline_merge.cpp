@@ -27,10 +27,8 @@ void merge_timeline(Timeline& into, Timeline&& from) {
         k.group += group_base;
         into.raw_processes.emplace(k, std::move(summary));
     }
-    for (const auto& [host_pid, rank_n] : from.host_pid_to_rank) {
-        auto [it, added] = into.host_pid_to_rank.try_emplace(host_pid, rank_n);
-        if (!added && rank_n.second > it->second.second) it->second = rank_n;   // the world communicator wins
-    }
+    for (const auto& [host_pid, rank_n] : from.host_pid_to_rank)
+        into.note_communicator_rank(host_pid, rank_n.first, rank_n.second);
     for (const auto& [bus, rank] : from.bus_to_rank) into.bus_to_rank.try_emplace(bus, rank);
     into.ranks_named.insert(from.ranks_named.begin(), from.ranks_named.end());
     if (from.world_size) into.world_size = std::max(into.world_size.value_or(0), *from.world_size);
@@ -46,6 +44,8 @@ void merge_timeline(Timeline& into, Timeline&& from) {
         into.torch_known = true;
     }
     into.torchrun = into.torchrun || from.torchrun;
+    // Two inputs whose formats imply disjoint versions say nothing about the version.
+    if (into.torch_known && into.torch.empty()) into.torch_known = false;
     into.bytes += from.bytes;
     into.lines += from.lines;
     into.truncated_lines += from.truncated_lines;
