@@ -200,6 +200,18 @@ TEST_CASE("reasoner: fix advice follows the PyTorch version and launcher the log
     }
     CHECK(async_not_needed);
     CHECK(expandable_applies);
+
+    // The fix of the cause leads: advice that applies keeps the entry's authored order, and what is not
+    // needed here comes after everything that is.
+    REQUIRE(d.failure);
+    REQUIRE(!d.fix.empty());
+    CHECK(d.fix.front().text == d.failure->fix.front().text);
+    bool seen_not_needed = false;
+    for (const auto& f : d.fix) {
+        if (f.applies == "not needed here") seen_not_needed = true;
+        else CHECK_FALSE(seen_not_needed);
+    }
+    CHECK(seen_not_needed);
 }
 
 TEST_CASE("reasoner: healthy logs give no diagnosis") {
