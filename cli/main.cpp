@@ -65,7 +65,8 @@ int diagnose(const std::vector<std::string>& args) {
     denpex::DiagnoseInput input;
     input.files = inputs.files;
     denpex::Report report = engine.diagnose(input);
-    if (json) std::cout << denpex::to_json(report).dump(2) << "\n";
+    // Evidence is cut on character boundaries, but a log line is the user's bytes: never abort on them.
+    if (json) std::cout << denpex::to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else std::cout << denpex::to_text(report);
     return report.diagnoses.empty() ? 1 : 0;
 }

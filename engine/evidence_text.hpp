@@ -23,6 +23,17 @@ inline void assign_evidence_text(std::string& out, std::string_view text) {
     out += "…";
 }
 
+// A short quote of a line inside a sentence: cut at a word boundary when one is near the limit, never inside
+// a UTF-8 character (the report is JSON, which must stay valid UTF-8), marked with "…" when shortened.
+inline std::string excerpt(std::string_view text, std::size_t max_bytes) {
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    if (text.size() <= max_bytes) return std::string(text);
+    std::size_t cut = max_bytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    if (std::size_t space = text.rfind(' ', cut); space != std::string_view::npos && space > cut * 3 / 4) cut = space;
+    return std::string(text.substr(0, cut)) + "…";
+}
+
 inline std::string evidence_text(std::string_view text) {
     std::string out;
     assign_evidence_text(out, text);

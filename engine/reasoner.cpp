@@ -6,6 +6,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "engine/evidence_text.hpp"
 #include "engine/job_topology.hpp"
 #include "engine/process_table.hpp"
 #include "engine/fix_advice.hpp"
@@ -134,7 +135,7 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
             adopted = init.unranked.front()->first_initiating();
             c->strength = 2;
             c->evidence.push_back(adopted);
-            c->reason += " The only error of its node, \"" + adopted->evidence.text.substr(0, 100) +
+            c->reason += " The only error of its node, \"" + excerpt(adopted->evidence.text, 100) +
                          "\", is printed without a rank, so it is taken as that worker's.";
             init.unranked.clear();
         }
@@ -269,7 +270,7 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
             d.evidence.push_back(evidence_of(*e));
             std::string where = p->host() ? " on host " + *p->host() : " in " + t.groups[p->group].name;
             if (p->cuda_dev()) where += " (GPU " + std::to_string(*p->cuda_dev()) + ")";
-            d.missing.push_back("Which rank printed \"" + e->evidence.text.substr(0, 120) + "\"" + where +
+            d.missing.push_back("Which rank printed \"" + excerpt(e->evidence.text, 120) + "\"" + where +
                                 ": no line ties that process to a rank. Rerun with NCCL_DEBUG=INFO (its 'Init COMPLETE' "
                                 "lines map rank to host, pid and GPU) or torchrun --tee 3 so every line carries its rank.");
         } else if (!init.unordered.empty()) {

@@ -246,3 +246,15 @@ TEST_CASE("reasoner: a failure report naming its subject in indented field lines
     REQUIRE(d.initiating_host);
     CHECK(*d.initiating_host == "10.1.0.5");
 }
+
+TEST_CASE("reasoner: a quoted line in the missing fact is cut on a word boundary and stays valid UTF-8") {
+    // 117 ASCII bytes, then two-byte characters: a byte cut at 120 would split one of them.
+    std::string line = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total "
+                       "capacity of 23.64 GiB of w\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9 is free.";
+    const Report r = run({{"pasted.txt", line + "\n"}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.missing.size() == 1);
+    CHECK(d.missing.front().find("of w\xC3\xA9") == std::string::npos);
+    CHECK(d.missing.front().find("capacity of 23.64 GiB of…\"") != std::string::npos);
+    CHECK_NOTHROW((void)to_json(r).dump());
+}
