@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "engine/evidence_text.hpp"
 #include "engine/time_order.hpp"
 #include "engine/wording.hpp"
 
@@ -204,7 +205,7 @@ std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const T
     c.strength = 2;
     if (c.process) {
         c.reason = "Every other rank reports a collateral error, while rank " + std::to_string(rank) +
-                   " reports none: it stopped taking part (its last line: \"" + p->summary.last_line.text + "\").";
+                   " reports none: it stopped taking part (its last line: \"" + excerpt(p->summary.last_line.text, 160) + "\").";
         return c;
     }
     // In per-rank files, a rank with no lines is a file that is not here, not a silent worker.
