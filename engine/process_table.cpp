@@ -96,6 +96,14 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
             if (auto r = rank_of_named_process(e)) {
                 key.rank = r;
                 key.pid.reset();
+            } else if (auto subject = named_worker_pid(e)) {
+                // The agent's line about a worker ("Sending process P closing signal SIGTERM") is the worker's
+                // event, not the agent's: its own pid in a glog header would make the agent look like a victim.
+                key.pid = *subject;
+                if (auto l = pid_to_local_[key.group].find(*subject); l != pid_to_local_[key.group].end()) {
+                    key.local_rank = l->second;
+                    key.pid.reset();
+                }
             }
         }
         Process& p = process_for(key, e.host);
@@ -122,6 +130,13 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
                 (e->signature->fallback ? p.generic_initiating : p.specific_initiating).push_back(e);
             }
         }
+        // A launcher reports an exit after the fact ("exitcode: -9"); the worker's own line or the kernel's
+        // ("Out of memory: Killed process P") says why, so it leads even when the summary stands earlier in a file.
+        auto direct_first = [](std::vector<const Event*>& v) {
+            std::stable_partition(v.begin(), v.end(), [](const Event* e) { return !e->from_launcher; });
+        };
+        direct_first(p.specific_initiating);
+        direct_first(p.generic_initiating);
         // An uncaught exception next to a collateral error of the same worker is that error's wrapper. The
         // launcher's own lines do not count: unprefixed worker output shares a process with them.
         if (std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(),
@@ -149,6 +164,17 @@ std::optional<std::string> bus_id_of_pci(std::string pci) {
 }
 
 }  // namespace
+
+// The worker a launcher's line names by pid, when that is not the line's own writer (the agent's pid in a glog
+// header). Only launcher lines: a worker's own line naming a pid (a DataLoader worker's) is about a child of it.
+std::optional<long> ProcessTable::named_worker_pid(const Event& e) const {
+    if (!e.from_launcher) return std::nullopt;
+    auto it = e.captures.find("pid");
+    if (it == e.captures.end()) return std::nullopt;
+    auto pid = to_number<long>(it->second);
+    if (!pid || (e.key.pid && *e.key.pid == *pid)) return std::nullopt;
+    return pid;
+}
 
 // The rank of the process an event names by pid (the OOM killer's victim, a Ray worker) or by GPU bus
 // (an Xid), when another line ties that pid or bus to a rank.

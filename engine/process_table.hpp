@@ -84,6 +84,7 @@ private:
     // The rank an event is about when its writer has none: a captured rank, a pid or GPU bus another line ties
     // to a rank.
     std::optional<int> rank_of_named_process(const Event& e) const;
+    std::optional<long> named_worker_pid(const Event& e) const;
     Process& process_for(const RawKey& k, const std::optional<std::string>& host);
 
     const Timeline& t_;

@@ -258,3 +258,41 @@ TEST_CASE("reasoner: a quoted line in the missing fact is cut on a word boundary
     CHECK(d.missing.front().find("capacity of 23.64 GiB of…\"") != std::string::npos);
     CHECK_NOTHROW((void)to_json(r).dump());
 }
+
+TEST_CASE("reasoner: the agent's SIGTERM lines make the named workers collateral, not the agent") {
+    // torch 2.4+ agent lines carry the agent's own pid (7001) in their glog header.
+    std::string log =
+        "[rank1]:[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.11 GiB of which 1.02 GiB is free.\n"
+        "W1023 14:02:03.552000 7001 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 8100 closing signal SIGTERM\n"
+        "W1023 14:02:03.555000 7001 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 8102 closing signal SIGTERM\n"
+        "E1023 14:02:04.101000 7001 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 1 (pid: 8101) of binary: /usr/bin/python\n";
+    const Report r = run({{"node.log", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 1);
+    std::vector<std::string> named;
+    for (const auto& c : d.collateral) named.push_back(c.process);
+    REQUIRE(named.size() == 2);
+    CHECK(named[0].find("pid 8100") == 0);
+    CHECK(named[1].find("pid 8102") == 0);
+    for (const auto& n : named) CHECK(n.find("7001") == std::string::npos);
+}
+
+TEST_CASE("reasoner: the kernel's reason for a SIGKILL leads, even below torchrun's summary in the file") {
+    std::string log =
+        "[2024-03-05 10:41:09,118] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 30316 closing signal SIGTERM\n"
+        "[2024-03-05 10:41:10,551] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -9) local_rank: 1 (pid: 30317) of binary: /usr/bin/python\n"
+        "Failures:\n  <NO_OTHER_FAILURES>\nRoot Cause (first observed failure):\n[0]:\n  time      : 2024-03-05_10:41:09\n"
+        "  host      : srv-a\n  rank      : 1 (local_rank: 1)\n  exitcode  : -9 (pid: 30317)\n"
+        "  traceback : Signal 9 (SIGKILL) received by PID 30317\n"
+        "=======================================================\n"
+        "[Tue Mar  5 10:41:07 2024] Out of memory: Killed process 30317 (python) total-vm:131894532kB, anon-rss:101442816kB\n";
+    const Report r = run({{"pasted.txt", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 1);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "host-oom-killer");
+    REQUIRE(!d.evidence.empty());
+    CHECK(d.evidence.front().text.find("Killed process 30317") != std::string::npos);
+}
