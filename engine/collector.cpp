@@ -138,7 +138,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         if (!srun_host.empty()) g.hosts.insert(srun_host);
         if (a.rank) t_.ranks_named.insert(*a.rank);
         if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
-        if (a.rank && a.local_rank) g.local_to_rank[*a.local_rank] = *a.rank;
+        if (a.rank && a.local_rank) g.note_local_rank(*a.local_rank, *a.rank);
         if (a.rank && a.host && a.pid) {
             t_.note_communicator_rank({*a.host, *a.pid}, *a.rank, a.world_size.value_or(0));
         }
@@ -157,7 +157,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             r.host = el.host;
             r.root_cause_section = el.root_cause_section;
             r.evidence = {name, line_no, evidence_text(text)};
-            if (el.rank && el.local_rank) g.local_to_rank[*el.local_rank] = *el.rank;
+            if (el.rank && el.local_rank) g.note_local_rank(*el.local_rank, *el.rank);
             // The summary's host is the agent's own (its node); "localhost" names nothing.
             if (el.host && *el.host != "localhost") g.hosts.insert(*el.host);
             if (el.pid && el.local_rank) g.pid_to_local[*el.pid] = *el.local_rank;

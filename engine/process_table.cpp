@@ -218,7 +218,7 @@ void ProcessTable::infer_mappings() {
     bool any_mapping = false;
     for (std::size_t g = 0; g < n; ++g) {
         const auto& map = t_.groups[g].local_to_rank;
-        if (map.empty()) continue;
+        if (map.empty() || t_.groups[g].several_agents) continue;
         any_mapping = true;
         int offset = map.begin()->second - map.begin()->first;
         bool same = std::all_of(map.begin(), map.end(), [&](const auto& kv) { return kv.second - kv.first == offset; });
@@ -285,11 +285,12 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
     rank = k.rank;
     local = k.local_rank;
     pid = k.pid;
+    if (!rank && pid) rank = rank_of_summary_pid(k.group, *pid, host);
     if (!local && pid) {
         const auto& map = pid_to_local_[k.group];
         if (auto it = map.find(*pid); it != map.end()) local = it->second;
     }
-    if (!rank && local)
+    if (!rank && local && !g.several_agents)
         if (auto it = g.local_to_rank.find(*local); it != g.local_to_rank.end()) rank = it->second;
     if (!rank && pid) {
         auto try_host = [&](const std::string& h) {
@@ -315,6 +316,21 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
     if (local) return "g" + std::to_string(k.group) + "l" + std::to_string(*local);
     if (pid) return "g" + std::to_string(k.group) + "p" + std::to_string(*pid);
     return "g" + std::to_string(k.group);
+}
+
+// The rank torchrun's summary gives the worker with this pid in this group; a pid seen in two records with
+// different ranks (several nodes' agents in one file) needs the line's host to tell them apart.
+std::optional<int> ProcessTable::rank_of_summary_pid(std::uint32_t group, long pid,
+                                                     const std::optional<std::string>& host) const {
+    auto short_name = [](std::string_view h) { return h.substr(0, h.find('.')); };
+    std::optional<int> found;
+    for (const ExitRecord& x : t_.exits) {
+        if (x.group != group || !x.pid || *x.pid != pid || !x.rank) continue;
+        if (host && x.host && short_name(*host) != short_name(*x.host)) continue;
+        if (found && *found != *x.rank) return std::nullopt;
+        found = x.rank;
+    }
+    return found;
 }
 
 Process& ProcessTable::process_for(const RawKey& k, const std::optional<std::string>& host) {

@@ -85,6 +85,7 @@ private:
     // to a rank.
     std::optional<int> rank_of_named_process(const Event& e) const;
     std::optional<long> named_worker_pid(const Event& e) const;
+    std::optional<int> rank_of_summary_pid(std::uint32_t group, long pid, const std::optional<std::string>& host) const;
     Process& process_for(const RawKey& k, const std::optional<std::string>& host);
 
     const Timeline& t_;

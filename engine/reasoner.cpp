@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -257,7 +258,14 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
                                   "(its end is not in the logs), with no collateral error to explain it: several "
                                   "ranks failed at once, so this is not one rank's failure. " +
                                   init.systemic.front()->name() + " is only the first observed.");
-        d.initiating_host = init.systemic.front()->host();
+        // The host where it happened, when that is one host; a failure spread over nodes has none.
+        std::set<std::string> hosts;
+        bool every_host_known = true;
+        for (const Process* p : init.systemic) {
+            if (p->host()) hosts.insert(*p->host());
+            else every_host_known = false;
+        }
+        if (hosts.size() == 1 && every_host_known) d.initiating_host = *hosts.begin();
     } else if (any_failure) {
         d.undetermined = true;
         d.confidence = "low";

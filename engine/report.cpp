@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "engine/wording.hpp"
+
 namespace denpex {
 namespace {
 
@@ -93,11 +95,7 @@ std::string to_text(const Report& r) {
         } else if (d.rank_not_applicable) {
             out << (d.failure && d.failure->scope == "job" ? "not one rank's failure: a failure of the whole job"
                                                            : "not one rank's failure: the same error on every affected rank");
-            if (!d.affected_ranks.empty()) {
-                out << " (ranks";
-                for (int a : d.affected_ranks) out << " " << a;
-                out << ")";
-            }
+            if (!d.affected_ranks.empty()) out << " (" << ranks_phrase(d.affected_ranks) << ")";
             if (d.initiating_host) out << " on " << *d.initiating_host;
         } else {
             out << "undetermined";

@@ -66,6 +66,13 @@ struct Group {
     std::string name;                   // for messages: file name, node dir, "task 3 of slurm.out"
     std::set<std::string> hosts;        // hosts the group's lines name
     std::map<int, int> local_to_rank;   // from lines carrying both
+    // A local rank seen with two global ranks: the group holds several agents' output (one SLURM file for all
+    // nodes), so a local rank alone names no worker.
+    bool several_agents = false;
+    void note_local_rank(int local, int rank) {
+        auto [it, fresh] = local_to_rank.try_emplace(local, rank);
+        if (!fresh && it->second != rank) several_agents = true;
+    }
     std::map<long, int> pid_to_local;   // from the agent's "failed ... local_rank: L (pid: P)"
     std::set<long> sigterm_pids;        // "Sending process P closing signal SIGTERM"
     std::optional<int> srun_task;       // the group is one srun --label task's output

@@ -296,3 +296,27 @@ TEST_CASE("reasoner: the kernel's reason for a SIGKILL leads, even below torchru
     REQUIRE(!d.evidence.empty());
     CHECK(d.evidence.front().text.find("Killed process 30317") != std::string::npos);
 }
+
+TEST_CASE("reasoner: in one file holding two agents' output, a pid names its worker through that agent's summary") {
+    // Local rank 1 is rank 1 on node-a and rank 3 on node-b: the local rank alone names nobody here, the
+    // pid in NCCL's header does (the summary ties 7311 to rank 3).
+    auto record = [](const std::string& host, int rank, int local, long pid, int code) {
+        return "[" + std::to_string(local) + "]:\n  time      : 2024-06-11_10:02:40\n  host      : " + host +
+               "\n  rank      : " + std::to_string(rank) + " (local_rank: " + std::to_string(local) +
+               ")\n  exitcode  : " + std::to_string(code) + " (pid: " + std::to_string(pid) + ")\n";
+    };
+    std::string log =
+        "node-b:7311:7311 [1] include/alloc.h:48 NCCL WARN Cuda failure 'out of memory'\n"
+        "node-a:5101:5201 [1] NCCL INFO [Service thread] Connection closed by localRank 1\n" +
+        std::string("Failures:\n") + record("node-a", 0, 0, 5100, -15) + record("node-a", 1, 1, 5101, 1) +
+        "Root Cause (first observed failure):\n" + record("node-a", 1, 1, 5101, 1) +
+        "============================================================\n"
+        "Failures:\n" + record("node-b", 2, 0, 7310, -15) +
+        "Root Cause (first observed failure):\n" + record("node-b", 3, 1, 7311, 1) +
+        "============================================================\n";
+    const Report r = run({{"slurm-1.out", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 3);
+    CHECK(d.initiating_host == std::optional<std::string>("node-b"));
+}
