@@ -200,7 +200,20 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
         for (const Candidate& c : candidates)
             if (same_target(c, *lead))
                 for (const Event* e : c.evidence) add_evidence(evidence_of(*e));
-        if (chosen && (d.evidence.empty() || !first)) add_evidence(chosen->summary.last_line);
+        if (chosen && !first) {
+            // Only the launcher saw this worker fail: its report of the exit is the evidence, and the worker's
+            // own message is the fact still missing.
+            for (const ExitRecord& x : t.exits)
+                if (table.resolve_exit(x) == chosen) add_evidence(x.evidence);
+            if (chosen->own_lines == 0)
+                d.missing.push_back(chosen->name() + "'s own output is not in these logs, so what it failed with is "
+                                    "not known: find its stderr (torchrun --log-dir keeps it in attempt_N/" +
+                                    (chosen->local_rank ? std::to_string(*chosen->local_rank) : std::string("<local_rank>")) +
+                                    "/stderr.log; or rerun with --tee 3 and without --local-ranks-filter) and search it "
+                                    "for 'Traceback'.");
+        }
+        if (chosen && (d.evidence.empty() || !first) && !chosen->summary.last_line.file.empty())
+            add_evidence(chosen->summary.last_line);
         if (chosen && chosen->sigterm_by_agent && chosen->direct_specific_initiating().empty())
             d.reasoning.push_back("torchrun's agent sent " + chosen->name() + " (pid " + std::to_string(*chosen->pid) +
                                   ") SIGTERM at teardown: it was still running after the others had failed, as a "
