@@ -377,7 +377,9 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
         for (const Group& g : t.groups)
             for (const auto& h : g.hosts)
                 if (h != "localhost") all.insert(h);
-        for (const auto& [h, ranks] : t.topology.host_ranks) all.insert(h);
+        // MASTER_ADDR alone names where rank 0 runs, not where the job ran: the other nodes go unnamed.
+        for (const auto& [h, ranks] : t.topology.host_ranks)
+            if (!ranks.empty() || !t.topology.masters.count(h)) all.insert(h);
         if (all.size() == 1) d.initiating_host = *all.begin();
     }
 

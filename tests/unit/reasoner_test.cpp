@@ -320,3 +320,15 @@ TEST_CASE("reasoner: in one file holding two agents' output, a pid names its wor
     CHECK(*d.initiating_rank == 3);
     CHECK(d.initiating_host == std::optional<std::string>("node-b"));
 }
+
+TEST_CASE("reasoner: MASTER_ADDR alone does not place the initiating rank on that host") {
+    std::string log =
+        "$ mpirun -np 16 -H g01:8,g02:8 -x MASTER_ADDR=g01 -x MASTER_PORT=29500 python train.py\n"
+        "[1,13]<stderr>:RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 5; 39.59 GiB total capacity; 36.10 GiB already allocated; 1.12 GiB free; 37.02 GiB reserved in total by PyTorch)\n"
+        "[1,2]<stderr>:RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.0.0.12]:4010\n";
+    const Report r = run({{"mpirun.log", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 13);
+    CHECK_FALSE(d.initiating_host);
+}
