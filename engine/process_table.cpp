@@ -139,9 +139,14 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         direct_first(p.generic_initiating);
         // An uncaught exception next to a collateral error of the same worker is that error's wrapper. The
         // launcher's own lines do not count: unprefixed worker output shares a process with them.
+        // Likewise a launcher's report that the worker died (Ray's ActorDiedError naming its pid) when the worker
+        // itself shows why: its own collateral error ended it.
         if (std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(),
-                        [](const Event* e) { return e->signature->entry->category != "Launcher"; }))
+                        [](const Event* e) { return e->signature->entry->category != "Launcher"; })) {
             p.generic_initiating.clear();
+            std::erase_if(p.specific_initiating,
+                          [](const Event* e) { return e->signature->entry->category == "Launcher"; });
+        }
         if (p.hosts.empty()) p.hosts = group_host(p.group);
         if (p.pid && t.groups[p.group].sigterm_pids.count(*p.pid)) p.sigterm_by_agent = true;
     }

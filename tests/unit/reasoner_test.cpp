@@ -332,3 +332,20 @@ TEST_CASE("reasoner: MASTER_ADDR alone does not place the initiating rank on tha
     CHECK(*d.initiating_rank == 13);
     CHECK_FALSE(d.initiating_host);
 }
+
+TEST_CASE("reasoner: Ray's report that an actor died does not make a timed-out worker the initiator") {
+    // pid 11823 is rank 5, whose own lines show only the watchdog timeout that took it down.
+    std::string log =
+        "(RayTrainWorker pid=11823, ip=10.0.5.21) [rank5]:[E ProcessGroupNCCL.cpp:563] [Rank 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=8812, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=600000) ran for 600043 milliseconds before timing out.\n"
+        "(RayTrainWorker pid=9812, ip=10.0.5.11) [rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=8812, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=600000) ran for 600051 milliseconds before timing out.\n"
+        "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+        "\tclass_name: RayTrainWorker\n\tpid: 11823\n\tip: 10.0.5.21\n"
+        "ray.train.base_trainer.TrainingFailedError: The Ray Train run failed. Please inspect the previous error messages for a cause.\n";
+    const Report r = run({{"driver.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(d.initiating_rank);
+    CHECK(d.undetermined);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id != "ray-actor-died");
+    CHECK(d.failure->id != "python-exception");
+}
