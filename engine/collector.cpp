@@ -17,6 +17,8 @@ namespace {
 // Events kept per (process, signature): the first few show where it started, the last one where it ended.
 constexpr std::size_t kFirstEventsKept = 3;
 constexpr std::uint64_t kProgressEvery = 8u << 20;
+// How many lines a survived error's report (its traceback) may run before its exception line.
+constexpr int kSurvivedReportLines = 200;
 // How many lines below a failure report its subject's field lines may stand.
 constexpr int kSubjectFieldLines = 8;
 
@@ -176,12 +178,28 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         if (a.host) ps.host = a.host;
         if (a.cuda_dev) ps.cuda_dev = a.cuda_dev;
 
+        auto survived = survived_open_.find(key);
+        if (survived != survived_open_.end() && --survived->second <= 0) {
+            survived_open_.erase(survived);
+            survived = survived_open_.end();
+        }
+        bool report_ends = false;
         const Entry* previous_entry = nullptr;
         for (Hit& hit : matcher_.match(text)) {
             const Signature* sig = hit.signature;
             // Two signatures of one entry on one line are one event (hits come grouped by entry).
             if (sig->entry == previous_entry) continue;
             previous_entry = sig->entry;
+            if (sig->survived_report) {
+                survived_open_[key] = kSurvivedReportLines;
+                continue;
+            }
+            if (survived != survived_open_.end() && (sig->role != Role::context || sig->failure_start)) {
+                // Inside "Exception ignored in:" / "Exception in thread": the process went on, whatever the
+                // exception was. Its line ends the report; the traceback header before it is part of it.
+                if (!sig->failure_start) report_ends = true;
+                continue;
+            }
             if (sig->torch) {
                 t_.torch = t_.torch_known ? t_.torch.intersect(*sig->torch) : *sig->torch;
                 t_.torch_known = true;
@@ -223,6 +241,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
                 open_lines_left = kSubjectFieldLines;
             }
         }
+        if (report_ends) survived_open_.erase(key);
     }
     t_.bytes += reader.bytes_read();
 }

@@ -42,6 +42,8 @@ private:
     Timeline t_;
     // (writer, signature, subject pid) -> (events seen, slot of the latest kept)
     std::map<std::tuple<RawKey, const Signature*, std::string>, std::pair<std::size_t, std::size_t>> kept_;
+    // Writers inside a report of an error they survived, with the lines the report may still run for.
+    std::map<RawKey, int> survived_open_;
     std::map<std::string, std::uint32_t> group_index_;
     std::uint64_t order_ = 0;
     const std::atomic<bool>* cancel_ = nullptr;

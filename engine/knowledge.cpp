@@ -207,7 +207,8 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
             if (auto fb = s.find("fallback"); fb != s.end() && fb->is_boolean()) sig.fallback = fb->get<bool>();
             if (auto m = s.find("marks"); m != s.end()) {
                 if (m->is_string() && m->get<std::string>() == "failure-start") sig.failure_start = true;
-                else r.problem("signature " + sig.id + ": \"marks\" must be \"failure-start\"");
+                else if (m->is_string() && m->get<std::string>() == "survived-report") sig.survived_report = true;
+                else r.problem("signature " + sig.id + ": \"marks\" must be \"failure-start\" or \"survived-report\"");
             }
             sig.examples = r.strings(s, "examples", true);
             sig.source = r.str(s, "source");

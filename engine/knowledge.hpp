@@ -48,6 +48,9 @@ struct Signature {
     // "marks": "failure-start": the line opens a failure report whose kind comes later (a traceback header),
     // so a process showing only this line failed in a way the logs cut off.
     bool failure_start = false;
+    // "marks": "survived-report": the line opens a report of an error its process went on after (Python's
+    // "Exception ignored in:", "Exception in thread ...:"); the traceback and exception below it are not a failure.
+    bool survived_report = false;
     std::vector<std::string> examples;
     std::string source;
     std::shared_ptr<const re2::RE2> regex;   // compiled once at load time

@@ -349,3 +349,32 @@ TEST_CASE("reasoner: Ray's report that an actor died does not make a timed-out w
     CHECK(d.failure->id != "ray-actor-died");
     CHECK(d.failure->id != "python-exception");
 }
+
+TEST_CASE("reasoner: exceptions a process survived are not failures") {
+    // Python's unraisable-exception and thread-exception reports, and an exception named in a WARNING record.
+    std::string log =
+        "[default0]:Exception in thread NetStatThr:\n"
+        "[default0]:Traceback (most recent call last):\n"
+        "[default0]:  File \"/opt/conda/lib/python3.10/site-packages/wandb/sdk/lib/sock_client.py\", line 130, in _sendall_with_error_handle\n"
+        "[default0]:    sent = self._sock.send(data)\n"
+        "[default0]:BrokenPipeError: [Errno 32] Broken pipe\n"
+        "[default0]:{'loss': 1.2, 'epoch': 0.9}\n"
+        "[default0]:03/02/2024 11:27:16 - WARNING - s3_sync - upload failed: botocore.exceptions.ReadTimeoutError: Read timeout\n"
+        "[default1]:Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f3a1c9e5a20>\n"
+        "[default1]:Traceback (most recent call last):\n"
+        "[default1]:  File \"/opt/conda/lib/python3.10/multiprocessing/process.py\", line 160, in is_alive\n"
+        "[default1]:    assert self._parent_pid == os.getpid(), 'can only test a child process'\n"
+        "[default1]:AssertionError: can only test a child process\n"
+        "[default1]:{'train_runtime': 5120.3, 'train_loss': 1.1}\n";
+    CHECK(run({{"train.log", log}}).diagnoses.empty());
+
+    // The same process failing for real after a survived report is still seen.
+    const Report r = run({{"train.log", log + "[default1]:Traceback (most recent call last):\n"
+                                                "[default1]:  File \"train.py\", line 9, in <module>\n"
+                                                "[default1]:ValueError: bad config key 'lr_sched'\n"}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "python-exception");
+    REQUIRE(!d.evidence.empty());
+    CHECK(d.evidence.front().text.find("ValueError") != std::string::npos);
+}
