@@ -105,7 +105,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         Attribution a = attribute(text);
         std::string_view body = std::string_view(text).substr(std::min(a.body_offset, text.size()));
         ElasticLine el = elastic.feed(body);
-        std::string srun_host = read_topology_line(body, t_.topology);
+        const SrunSubject srun = read_topology_line(body, t_.topology);
         const bool in_summary = elastic.current_rank() || elastic.current_local_rank();
         if (in_summary) {
             // Inside a summary record the record's worker is the subject, whatever the line itself says.
@@ -137,7 +137,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
 
         if (a.time) last_time = a.time;
         if (a.host) g.hosts.insert(*a.host);
-        if (!srun_host.empty()) g.hosts.insert(srun_host);
+        if (!srun.host.empty()) g.hosts.insert(srun.host);
         if (a.rank) t_.ranks_named.insert(*a.rank);
         if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
         if (a.rank && a.local_rank) g.note_local_rank(*a.local_rank, *a.rank);
@@ -216,7 +216,9 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             ev.source = source;
             ev.order = order_++;
             ev.key = key;
-            ev.host = a.host;
+            ev.host = a.host ? a.host : srun.host.empty() ? std::nullopt : std::optional<std::string>(srun.host);
+            // srun's line about one task ("srun: error: node-b07: task 11: Out Of Memory") names its subject.
+            if (srun.task) ev.captures.try_emplace("task", std::to_string(*srun.task));
             ev.cuda_dev = a.cuda_dev;
             // Per worker and signature only a few events are kept, but lines about different pids (the agent's
             // SIGTERM list, the OOM killer's victims) are different subjects and each keeps its own.

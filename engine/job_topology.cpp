@@ -11,7 +11,7 @@ bool has(std::string_view text, std::string_view needle) { return text.find(need
 
 }  // namespace
 
-std::string read_topology_line(std::string_view body, JobTopology& out) {
+SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
     // Launch and environment lines are short; a 10 MB tensor dump need not be searched six times.
     body = body.substr(0, 4096);
     re2::StringPiece text(body.data(), body.size());
@@ -58,7 +58,7 @@ std::string read_topology_line(std::string_view body, JobTopology& out) {
             int end = last.empty() ? first : std::stoi(last);
             for (int t = first; t <= end && t - first < 4096; ++t) out.task_hosts[t] = host;
             out.host_ranks[host];
-            return host;
+            return {host, end == first ? std::optional<int>(first) : std::nullopt};
         }
     }
     return {};

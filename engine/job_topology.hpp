@@ -29,8 +29,13 @@ struct JobTopology {
     std::optional<int> world_size;                      // nnodes x nproc_per_node, as a launch line states
 };
 
-// Returns the host an srun line names (the node that line is about), else empty.
-std::string read_topology_line(std::string_view body, JobTopology& out);
+// What an srun error line is about: its node, and its task when it names exactly one.
+struct SrunSubject {
+    std::string host;                  // empty when the line is no srun error line
+    std::optional<int> task;
+};
+
+SrunSubject read_topology_line(std::string_view body, JobTopology& out);
 
 // "10.37.152.61<48217>" / "[10.0.0.5]:4010" / "gpu-b12<50324>" -> the host part; empty when none or loopback.
 std::string host_of_peer(std::string_view peer);

@@ -191,6 +191,11 @@ std::optional<int> ProcessTable::rank_of_named_process(const Event& e) const {
         long pid = std::atol(it->second.c_str());
         if (auto r = pid_rank_.find(pid); r != pid_rank_.end()) return r->second;
     }
+    // srun's line about task N, when every srun task holds one worker: task N is rank N (SLURM_PROCID).
+    if (auto it = e.captures.find("task"); it != e.captures.end())
+        if (auto task = to_number<int>(it->second))
+            for (std::size_t g = 0; g < t_.groups.size(); ++g)
+                if (task_is_rank_[g] && t_.groups[g].srun_task == task) return task;
     if (auto it = e.captures.find("pci"); it != e.captures.end()) {
         auto bus = bus_id_of_pci(it->second);
         if (!bus) return std::nullopt;

@@ -408,6 +408,11 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
         d.collateral.push_back(std::move(c));
     }
 
+    // Ranks in order, the processes without one after them: a 64-rank list must be readable.
+    std::stable_sort(d.collateral.begin(), d.collateral.end(), [](const CollateralRank& a, const CollateralRank& b) {
+        return std::make_tuple(!a.rank, a.rank.value_or(0)) < std::make_tuple(!b.rank, b.rank.value_or(0));
+    });
+
     // torchrun's own verdict, when it disagrees.
     for (const ExitRecord& x : t.exits) {
         if (!x.root_cause_section || !x.rank) continue;

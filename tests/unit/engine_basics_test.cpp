@@ -169,7 +169,12 @@ TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts,
     read_topology_line("export MASTER_ADDR=gpu-node-01 MASTER_PORT=29500", t);
     read_topology_line("[2024-01-08 21:30:02,118] [INFO] [launch.py:162:main] global_rank_mapping=defaultdict(<class 'list'>, "
                        "{'worker-0': [0, 1], 'worker-1': [2, 3]})", t);
-    CHECK(read_topology_line("srun: error: gpu-a18: tasks 4-5: Exited with exit code 1", t) == "gpu-a18");
+    const SrunSubject two = read_topology_line("srun: error: gpu-a18: tasks 4-5: Exited with exit code 1", t);
+    CHECK(two.host == "gpu-a18");
+    CHECK_FALSE(two.task);
+    const SrunSubject one = read_topology_line("srun: error: gpu-b07: task 11: Out Of Memory", t);
+    CHECK(one.host == "gpu-b07");
+    CHECK(one.task == std::optional<int>(11));
     read_topology_line("torchrun --nnodes=2 --nproc_per_node=4 train.py", t);
     CHECK(t.masters.count("gpu-node-01"));
     CHECK(t.host_ranks["worker-1"] == std::set<int>{2, 3});

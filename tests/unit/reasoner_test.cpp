@@ -378,3 +378,22 @@ TEST_CASE("reasoner: exceptions a process survived are not failures") {
     REQUIRE(!d.evidence.empty());
     CHECK(d.evidence.front().text.find("ValueError") != std::string::npos);
 }
+
+TEST_CASE("reasoner: srun's error line about one task names that task's rank when each task is one worker") {
+    std::string log;
+    for (int task = 0; task < 4; ++task) log += std::to_string(task) + ": step 900 loss 2.1\n";
+    for (int task : {0, 1, 3})
+        log += std::to_string(task) + ": [rank" + std::to_string(task) + "]:[E1023 14:32:01.123456789 ProcessGroupNCCL.cpp:629] [Rank " +
+               std::to_string(task) + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600001 milliseconds before timing out.\n";
+    log += "srun: error: node-b07: task 2: Out Of Memory\n";
+    const Report r = run({{"slurm-884213.out", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 2);
+    CHECK(d.initiating_host == std::optional<std::string>("node-b07"));
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "host-oom-killer");
+    REQUIRE(d.collateral.size() == 3);
+    CHECK(d.collateral[0].rank == std::optional<int>(0));
+    CHECK(d.collateral[2].rank == std::optional<int>(3));
+}
