@@ -285,6 +285,18 @@ std::size_t tee_role(std::string_view rest, Attribution& a, Walk& walk) {
     return c[0].size();
 }
 
+// torchrun's `--log-line-prefix-template` lets a user write `[${rank}]:` or `[${local_rank}]:`, which print
+// the same `[6]:`. Which of the two it is cannot be told, so nothing is recorded; the walk only steps over it to
+// read what follows (often `[rank6]:`). Alone on a line, `[0]:` opens a record of torchrun's summary: not here.
+std::size_t bare_index_tag(std::string_view rest, Attribution&, Walk& walk) {
+    static const RE2 re(R"(\[\d{1,6}\]:)", pattern_options());
+    if (!starts_with(rest, '[')) return 0;
+    std::array<re2::StringPiece, 1> c;
+    if (!match_at_start(re, rest, c) || c[0].size() >= rest.size()) return 0;
+    walk.inside = true;
+    return c[0].size();
+}
+
 // c10's glog-like header in brackets: `[E1109 16:13:20.222288244 ProcessGroupNCCL.cpp:616] ` (newer) or
 // `[E ProcessGroupNCCL.cpp:563] ` (2.2/2.3 and older: no time at all). An optional thread id is tolerated.
 std::size_t glog_bracketed(std::string_view rest, Attribution& a, Walk& walk) {
@@ -443,10 +455,10 @@ std::size_t pdsh_host(std::string_view rest, Attribution& a, Walk& walk) {
 
 // The fixed order. More specific forms come first where two could match the same text: `[rankN]:` before
 // the role prefix, DeepSpeed's full header before a bare bracketed date, NCCL's `host:pid:tid` before pdsh.
-constexpr std::array<Parser, 13> kParsers = {&line_number, &mpirun_tag,   &torch_rank,    &tee_role,
-                                             &glog_bracketed, &glog_bare, &nccl_header, &ray_worker,
-                                             &deepspeed,   &time_prefix,  &syslog_header, &srun_label,
-                                             &pdsh_host};
+constexpr std::array<Parser, 14> kParsers = {&line_number,    &mpirun_tag, &torch_rank,  &tee_role,
+                                             &bare_index_tag, &glog_bracketed, &glog_bare, &nccl_header,
+                                             &ray_worker,     &deepspeed,  &time_prefix, &syslog_header,
+                                             &srun_label,     &pdsh_host};
 
 // ---- in-body markers ----------------------------------------------------------------------------------------
 

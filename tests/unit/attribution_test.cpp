@@ -420,3 +420,15 @@ TEST_CASE("attribution: syslog / journald header gives host, year-less time and 
     auto c = denpex::attribute("Mar 12 was the day the job failed: see below");
     CHECK_FALSE(c.host);
 }
+
+TEST_CASE("attribution: a user's [${rank}]: template prefix is stepped over, not read as a rank or a local rank") {
+    const auto a = attribute("[6]:[rank6]: torch.OutOfMemoryError: CUDA out of memory.");
+    CHECK(a.rank == std::optional<int>(6));
+    CHECK_FALSE(a.local_rank);
+    CHECK(body("[6]:[rank6]: torch.OutOfMemoryError: CUDA out of memory.") == "torch.OutOfMemoryError: CUDA out of memory.");
+    const auto alone = attribute("[13]:epoch 3 step 200 loss 2.1");
+    CHECK_FALSE(alone.rank);
+    CHECK_FALSE(alone.local_rank);
+    // torchrun's summary opens each record with `[N]:` on a line of its own: that line stays as it is.
+    CHECK(body("[0]:") == "[0]:");
+}
