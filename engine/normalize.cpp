@@ -66,6 +66,13 @@ bool normalize(std::string_view raw, std::string& out) {
             changed = true;
             continue;
         }
+        if (c == 0) {
+            // NUL runs are holes, not text: a log truncated under a writer (logrotate copytruncate) or a
+            // preallocated file. Dropped, so the prefix after them is still at the start of the line.
+            ++i;
+            changed = true;
+            continue;
+        }
         if (c < 0x20 && c != '\t') {
             out.push_back(' ');
             ++i;

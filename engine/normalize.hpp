@@ -4,7 +4,8 @@
 //   - ANSI escape sequences (CSI `ESC [ ... final`, OSC `ESC ] ... BEL|ESC \`, two-byte `ESC x`) removed;
 //   - a trailing "\r" (CRLF files) removed; an inner "\r" (tqdm and other progress bars redraw with it)
 //     becomes a single space, so text glued to a redraw is still one searchable line with its prefix kept;
-//   - NUL and other C0 controls except TAB become spaces;
+//   - NUL bytes are dropped (holes of a truncated or preallocated file); other C0 controls except TAB
+//     become spaces;
 //   - bytes that are not valid UTF-8 become '?', one per byte, so the text is always valid UTF-8.
 // The original bytes are never modified; callers keep them for evidence. Linear time, one pass.
 // Returns true when the text differs from the raw bytes.

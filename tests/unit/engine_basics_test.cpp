@@ -21,8 +21,11 @@ TEST_CASE("normalize: ANSI colours, CRLF, progress-bar carriage returns, NUL, in
     CHECK(out == "[rank3]: RuntimeError: boom");
     CHECK(normalize("Epoch 0:  10%|#   |\rEpoch 0:  20%|##  |\r[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog", out));
     CHECK(out == "Epoch 0:  10%|#   | Epoch 0:  20%|##  | [E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog");
-    CHECK(normalize(std::string("a\0b", 3), out));
-    CHECK(out == "a b");
+    CHECK(normalize(std::string("a\0b\x01" "c", 5), out));
+    CHECK(out == "ab c");
+    // A hole of NULs before a line (a log truncated under its writer) leaves the prefix at the start.
+    CHECK(normalize(std::string("\0\0\0\0[rank6]: RuntimeError: x", 29), out));
+    CHECK(out == "[rank6]: RuntimeError: x");
     CHECK(normalize("caf\xc3\xa9 \xff\xfe ok \xe2\x82", out));
     CHECK(out == "caf\xc3\xa9 ?? ok ??");
     CHECK_FALSE(normalize("plain line, nothing to do", out));
