@@ -10,6 +10,7 @@
 #include "engine/line_reader.hpp"
 #include "engine/normalize.hpp"
 #include "engine/path_hints.hpp"
+#include "engine/version_statement.hpp"
 
 namespace denpex {
 namespace {
@@ -106,6 +107,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         std::string_view body = std::string_view(text).substr(std::min(a.body_offset, text.size()));
         ElasticLine el = elastic.feed(body);
         const SrunSubject srun = read_topology_line(body, t_.topology);
+        if (auto v = stated_torch_version(body)) t_.torch_stated.insert(*v);
         const bool in_summary = elastic.current_rank() || elastic.current_local_rank();
         if (in_summary) {
             // Inside a summary record the record's worker is the subject, whatever the line itself says.
@@ -256,6 +258,7 @@ Timeline Collector::finish() {
             if (auto it = t_.topology.task_hosts.find(*g.srun_task); it != t_.topology.task_hosts.end()) g.hosts.insert(it->second);
     // A version range that became empty means the formats disagree (mixed logs): say nothing about versions.
     if (t_.torch_known && t_.torch.empty()) t_.torch_known = false;
+    t_.apply_stated_torch();
     return std::move(t_);
 }
 

@@ -104,6 +104,15 @@ struct Timeline {
     std::optional<int> world_size;
     VersionRange torch;                               // what the message formats imply
     bool torch_known = false;
+    std::set<Version> torch_stated;                   // versions lines state outright (collect_env, pip)
+
+    // A version stated outright replaces what the formats imply; two different ones (nodes on different
+    // releases) leave the version unknown.
+    void apply_stated_torch() {
+        if (torch_stated.empty()) return;
+        torch_known = torch_stated.size() == 1;
+        if (torch_known) torch = VersionRange{*torch_stated.begin(), *torch_stated.begin()};
+    }
     bool torchrun = false;
     std::uint64_t bytes = 0, lines = 0, truncated_lines = 0;
     std::vector<std::string> warnings;                // unreadable inputs, I/O errors

@@ -11,7 +11,9 @@
 #include "engine/line_reader.hpp"
 #include "engine/matcher.hpp"
 #include "engine/normalize.hpp"
+#include "engine/engine.hpp"
 #include "engine/version_range.hpp"
+#include "engine/version_statement.hpp"
 
 using namespace denpex;
 
@@ -189,4 +191,28 @@ TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts,
     CHECK(host_of_peer("[127.0.0.1]:4010").empty());   // loopback names no other machine
     CHECK(host_of_peer("worker-0<50324>") == "worker-0");
     CHECK(host_of_peer("3").empty());
+}
+
+TEST_CASE("version statement: collect_env, DeepSpeed's environment, pip and banners state the PyTorch version") {
+    CHECK(stated_torch_version("PyTorch version: 2.3.0+cu121") == std::optional<Version>(Version{2, 3}));
+    CHECK(stated_torch_version("torch version .................... 2.1.0+cu121") == std::optional<Version>(Version{2, 1}));
+    CHECK(stated_torch_version("torch==2.4.1") == std::optional<Version>(Version{2, 4}));
+    CHECK(stated_torch_version("numpy==1.26.4 torch==1.13.1 transformers==4.36.2") == std::optional<Version>(Version{1, 13}));
+    CHECK(stated_torch_version("torch               2.5.1+cu124") == std::optional<Version>(Version{2, 5}));
+    CHECK(stated_torch_version("torch.__version__ = '2.2.0'") == std::optional<Version>(Version{2, 2}));
+    // Prose that mentions a version is not the running one; neither is another package's pin.
+    CHECK_FALSE(stated_torch_version("this was fixed in torch 2.2.0 and later"));
+    CHECK_FALSE(stated_torch_version("pytorch-lightning==2.1.0"));
+    CHECK_FALSE(stated_torch_version("torchvision==0.18.0"));
+}
+
+TEST_CASE("version statement: a stated version replaces what the formats imply; two releases leave it unknown") {
+    std::vector<std::string> problems;
+    const Engine engine(KnowledgeBase::load_embedded(problems));
+    DiagnoseInput one;
+    one.texts = {{"a.log", "PyTorch version: 2.3.0+cu121\n[rank1]: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"}};
+    CHECK(engine.diagnose(one).torch_versions == std::optional<std::string>("2.3"));
+    DiagnoseInput mixed;
+    mixed.texts = {{"a.log", "PyTorch version: 2.3.0+cu121\n"}, {"b.log", "PyTorch version: 2.2.1+cu121\n[rank1]: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"}};
+    CHECK_FALSE(engine.diagnose(mixed).torch_versions);
 }
