@@ -20,7 +20,7 @@ std::vector<FixAdvice> advise(const Entry& entry, const Timeline& t, bool launch
             std::vector<std::string> open_parts, false_parts;
             bool torch_false = false, launcher_false = false;
             if (f.when.torch) {
-                std::string part = "PyTorch " + f.when.torch->str();
+                std::string part = "on PyTorch " + f.when.torch->str();
                 if (t.torch_known && t.torch.disjoint(*f.when.torch)) false_parts.push_back(part), torch_false = true;
                 else if (!(t.torch_known && t.torch.within(*f.when.torch))) open_parts.push_back(part);
             }
@@ -42,13 +42,13 @@ std::vector<FixAdvice> advise(const Entry& entry, const Timeline& t, bool launch
                     seen += std::string(seen.empty() ? "" : " and ") +
                             (t.torchrun ? "torchrun launched the job" : "srun started the workers itself");
                 std::string cond;
-                for (const auto& p : false_parts) cond += (cond.empty() ? "" : ", ") + p;
-                a.why = "it applies to " + cond + ", but " + seen + "." + (f.why.empty() ? "" : " " + f.why);
+                for (const auto& p : false_parts) cond += (cond.empty() ? "" : " and ") + p;
+                a.why = "it applies only to jobs " + cond + ", but " + seen + "." + (f.why.empty() ? "" : " " + f.why);
             } else if (!open_parts.empty()) {
                 order = 1;
                 std::string cond;
-                for (const auto& p : open_parts) cond += (cond.empty() ? "" : ", ") + p;
-                a.applies = "if " + cond;
+                for (const auto& p : open_parts) cond += (cond.empty() ? "" : " and ") + p;
+                a.applies = "if the job is " + cond;
             }
         }
         ranked.emplace_back(order, std::move(a));

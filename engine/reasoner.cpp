@@ -419,7 +419,8 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
         if (d.initiating_rank && *x.rank != *d.initiating_rank)
             d.notes.push_back("torchrun's \"Root Cause (first observed failure)\" names rank " + std::to_string(*x.rank) +
                               " (" + x.evidence.file + ":" + std::to_string(x.evidence.line) +
-                              "), but that is only the earliest exit one agent saw, at one-second resolution; rank " +
+                              "), but that is only the earliest failure one agent recorded (by its workers' error-file times, or by when it "
+                              "polled their exits when they wrote none, to the second); rank " +
                               std::to_string(*d.initiating_rank) + " failed first.");
     }
 
