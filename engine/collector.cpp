@@ -142,7 +142,8 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         if (!srun.host.empty()) g.hosts.insert(srun.host);
         if (a.rank) t_.ranks_named.insert(*a.rank);
         if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
-        if (a.rank && a.local_rank) g.note_local_rank(*a.local_rank, *a.rank);
+        // A rank read on a line of a local rank's own file (attempt_0/1/stdout.log) maps that local rank too.
+        if (a.rank && key.local_rank) g.note_local_rank(*key.local_rank, *a.rank);
         if (a.rank && a.host && a.pid) {
             t_.note_communicator_rank({*a.host, *a.pid}, *a.rank, a.world_size.value_or(0));
         }
