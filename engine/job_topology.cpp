@@ -49,6 +49,13 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
             n <= 100000 && p <= 1024)
             out.world_size = std::max(out.world_size.value_or(0), n * p);
     }
+    if (has(body, "dist_world_size=")) {
+        // DeepSpeed's launcher on every node: `[launch.py:163:main] dist_world_size=24`.
+        static const RE2 re(R"(\bdist_world_size=(\d+)\b)");
+        int n = 0;
+        if (RE2::PartialMatch(text, re, &n) && n > 0 && n <= 1 << 20)
+            out.world_size = std::max(out.world_size.value_or(0), n);
+    }
     if (body.rfind("srun: error: ", 0) == 0) {
         static const RE2 re(R"(^srun: error: ([A-Za-z0-9][A-Za-z0-9.-]*): tasks? (\d+)(?:-(\d+))?: )");
         std::string host;

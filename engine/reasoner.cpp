@@ -275,7 +275,10 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
         std::set<std::string> hosts;
         bool every_host_known = true;
         for (const Process* p : init.systemic) {
-            if (p->host()) hosts.insert(*p->host());
+            // The line's own host first: one stream can carry several nodes' lines (pdsh, a shared console).
+            const Event* e = p->first_initiating();
+            std::optional<std::string> host = e && e->host ? e->host : p->host();
+            if (host) hosts.insert(*host);
             else every_host_known = false;
         }
         if (hosts.size() == 1 && every_host_known) d.initiating_host = *hosts.begin();

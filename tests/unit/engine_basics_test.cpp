@@ -186,6 +186,9 @@ TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts,
     CHECK(t.task_hosts[5] == "gpu-a18");
     REQUIRE(t.world_size);
     CHECK(*t.world_size == 8);
+    JobTopology ds;
+    read_topology_line("[2024-02-11 02:00:06,100] [INFO] [launch.py:163:main] dist_world_size=24", ds);
+    CHECK(ds.world_size == std::optional<int>(24));
     CHECK(host_of_peer("10.37.152.61<48217>") == "10.37.152.61");
     CHECK(host_of_peer("[10.0.0.5]:4010") == "10.0.0.5");
     CHECK(host_of_peer("[127.0.0.1]:4010").empty());   // loopback names no other machine
