@@ -10,6 +10,7 @@
 #include "engine/line_reader.hpp"
 #include "engine/normalize.hpp"
 #include "engine/path_hints.hpp"
+#include "engine/re2_captures.hpp"
 #include "engine/version_statement.hpp"
 
 namespace denpex {
@@ -136,6 +137,17 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         key.local_rank = a.local_rank ? a.local_rank : hints.local_rank;
         // A pid only identifies a worker when nothing better does (glog lines of the agent carry its own pid).
         if (!key.rank && !key.local_rank) key.pid = a.pid;
+        // Inside a report another writer prints for a worker, lines that name nobody are that worker's.
+        const RawKey writer = key;
+        bool forwarded = false;
+        if (auto fwd = forwarded_open_.find(writer); fwd != forwarded_open_.end()) {
+            if (--fwd->second.lines_left <= 0) {
+                forwarded_open_.erase(fwd);
+            } else if (!a.rank && !a.local_rank) {
+                key = fwd->second.subject;
+                forwarded = true;
+            }
+        }
 
         if (a.time) last_time = a.time;
         if (a.host) g.hosts.insert(*a.host);
@@ -197,6 +209,14 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
                 survived_open_[key] = kSurvivedReportLines;
                 continue;
             }
+            if (sig->names_next_report) {
+                RawKey subject{writer.group, std::nullopt, std::nullopt, std::nullopt};
+                if (auto r = hit.captures.find("rank"); r != hit.captures.end()) subject.rank = to_number<int>(r->second);
+                else if (auto l = hit.captures.find("local_rank"); l != hit.captures.end())
+                    subject.local_rank = to_number<int>(l->second);
+                if (subject.rank || subject.local_rank) forwarded_open_[writer] = {subject, kSurvivedReportLines};
+            }
+            if (forwarded && sig->role == Role::initiating && !sig->failure_start) report_ends = true;
             if (survived != survived_open_.end() && (sig->role != Role::context || sig->failure_start)) {
                 // Inside "Exception ignored in:" / "Exception in thread": the process went on, whatever the
                 // exception was. Its line ends the report; the traceback header before it is part of it.
@@ -246,7 +266,10 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
                 open_lines_left = kSubjectFieldLines;
             }
         }
-        if (report_ends) survived_open_.erase(key);
+        if (report_ends) {
+            survived_open_.erase(key);
+            forwarded_open_.erase(writer);
+        }
     }
     t_.bytes += reader.bytes_read();
 }

@@ -44,6 +44,13 @@ private:
     std::map<std::tuple<RawKey, const Signature*, std::string>, std::pair<std::size_t, std::size_t>> kept_;
     // Writers inside a report of an error they survived, with the lines the report may still run for.
     std::map<RawKey, int> survived_open_;
+    // Writers printing another worker's report (mp.spawn's parent re-raising a child's traceback): whose, and
+    // the lines it may still run for.
+    struct ForwardedReport {
+        RawKey subject;
+        int lines_left = 0;
+    };
+    std::map<RawKey, ForwardedReport> forwarded_open_;
     std::map<std::string, std::uint32_t> group_index_;
     std::uint64_t order_ = 0;
     const std::atomic<bool>* cancel_ = nullptr;

@@ -51,6 +51,9 @@ struct Signature {
     // "marks": "survived-report": the line opens a report of an error its process went on after (Python's
     // "Exception ignored in:", "Exception in thread ...:"); the traceback and exception below it are not a failure.
     bool survived_report = false;
+    // "marks": "names-next-report": the line names, by its `local_rank` or `rank` capture, the worker whose
+    // report the same writer prints next (mp.spawn's "-- Process 1 terminated with the following error:").
+    bool names_next_report = false;
     std::vector<std::string> examples;
     std::string source;
     std::shared_ptr<const re2::RE2> regex;   // compiled once at load time

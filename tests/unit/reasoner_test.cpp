@@ -397,3 +397,28 @@ TEST_CASE("reasoner: srun's error line about one task names that task's rank whe
     CHECK(d.collateral[0].rank == std::optional<int>(0));
     CHECK(d.collateral[2].rank == std::optional<int>(3));
 }
+
+TEST_CASE("reasoner: mp.spawn's parent re-raising a child's traceback names that child") {
+    std::string log =
+        "spawning 4 processes\n"
+        "Traceback (most recent call last):\n"
+        "  File \"main.py\", line 210, in <module>\n"
+        "    mp.spawn(run, args=(cfg,), nprocs=4, join=True)\n"
+        "torch.multiprocessing.spawn.ProcessRaisedException: \n"
+        "\n"
+        "-- Process 2 terminated with the following error:\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/opt/conda/lib/python3.10/site-packages/torch/multiprocessing/spawn.py\", line 74, in _wrap\n"
+        "    fn(i, *args)\n"
+        "  File \"main.py\", line 88, in run\n"
+        "    batch = next(it)\n"
+        "KeyError: 'mask'\n";
+    const Report r = run({{"terminal.txt", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 2);
+    REQUIRE(!d.evidence.empty());
+    CHECK(d.evidence.front().text == "KeyError: 'mask'");
+    // Process 2 is a local index: taken as rank 2 only because one node's output is all there is, and said so.
+    CHECK(d.confidence == "medium");
+}
