@@ -1,6 +1,7 @@
 // denpex command line: `diagnose` (text or --json), `kb` (browse the knowledge base).
 // Usage errors print one line to stderr and exit 2; `diagnose` exits 0 when it made a diagnosis and 1 when
 // nothing failed or nothing was found.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -58,12 +59,15 @@ int diagnose(const std::vector<std::string>& args) {
     if (paths.empty()) return usage_error("diagnose needs at least one log file, directory, or - for stdin");
     denpex::ExpandedInputs inputs = denpex::expand_inputs(paths);
     if (!inputs.errors.empty()) return usage_error(inputs.errors.front());
-    if (inputs.files.empty()) return usage_error("no log files found in " + paths.front());
+    if (inputs.files.empty())
+        return usage_error(inputs.skipped.empty() ? "no log files found in " + paths.front()
+                                                  : "nothing to read: " + inputs.skipped.front());
     denpex::KnowledgeBase kb;
     if (!load_knowledge(dirs, kb)) return 2;
     denpex::Engine engine(std::move(kb));
     denpex::DiagnoseInput input;
     input.files = inputs.files;
+    input.not_read = inputs.skipped;
     denpex::Report report = engine.diagnose(input);
     // Evidence is cut on character boundaries, but a log line is the user's bytes: never abort on them.
     if (json) std::cout << denpex::to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -79,11 +83,15 @@ int main(int argc, char** argv) {
     if (args.empty()) return usage_error("missing command");
     const std::string cmd = args.front();
     std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    const bool asks_help = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+        return a == "--help" || a == "-h";
+    });
+    if (cmd == "--help" || cmd == "-h" || cmd == "help" || (cmd != "--version" && asks_help)) {
         std::cout << kUsage;
         return 0;
     }
     if (cmd == "--version") {
+        if (!rest.empty()) return usage_error("--version takes no arguments");
         std::cout << "denpex 0.1.0\n";
         return 0;
     }

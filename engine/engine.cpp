@@ -122,6 +122,13 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
     for (std::size_t r = 1; r < timelines.size(); ++r) merge_timeline(t, std::move(timelines[r]));
     for (auto& ws : warnings)
         for (auto& w : ws) t.warnings.push_back(std::move(w));
+    // What was not read is part of what the verdict rests on: a binary named by hand, a gzip of an old run.
+    constexpr std::size_t kListed = 5;
+    for (std::size_t i = 0; i < input.not_read.size() && i < kListed; ++i)
+        t.warnings.push_back("not read: " + input.not_read[i]);
+    if (input.not_read.size() > kListed)
+        t.warnings.push_back("not read: " + std::to_string(input.not_read.size() - kListed) + " more file" +
+                             (input.not_read.size() - kListed == 1 ? "" : "s"));
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
     return reason(t, kb_);
 }

@@ -24,6 +24,7 @@ namespace denpex {
 struct DiagnoseInput {
     std::vector<InputFile> files;                              // read from disk ("-" = stdin)
     std::vector<std::pair<std::string, std::string>> texts;    // (name, text) handed over in memory
+    std::vector<std::string> not_read;                         // "path (reason)" of files expand_inputs skipped
 };
 
 struct DiagnoseOptions {

@@ -23,18 +23,40 @@ bool log_like_name(const fs::path& p) {
     return false;
 }
 
-bool text_like(const fs::path& p) {
+// Why a file is not text, from the first 8 KiB after any leading NULs (empty when it is text): a log truncated
+// under its writer (logrotate's copytruncate) starts with a hole of NULs and is still a log; a core dump, a gzip
+// or a UTF-16 file is not.
+std::string not_text_reason(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::array<char, 8192> buf{};
-    in.read(buf.data(), buf.size());
-    std::streamsize n = in.gcount();
-    if (n <= 0) return true;
+    std::streamsize n = 0, start = 0;
+    constexpr std::streamsize kMaxHole = 64 << 20;   // a hole larger than this is not worth reading past
+    for (std::streamsize skipped = 0; skipped < kMaxHole;) {
+        in.read(buf.data(), buf.size());
+        n = in.gcount();
+        if (n <= 0) return {};   // empty, or nothing but NULs: nothing misleading to read
+        start = 0;
+        while (start < n && buf[static_cast<std::size_t>(start)] == '\0') ++start;
+        if (start < n) break;
+        skipped += n;
+    }
+    if (start >= n) return {};
+    const auto b0 = static_cast<unsigned char>(buf[static_cast<std::size_t>(start)]);
+    const auto b1 = start + 1 < n ? static_cast<unsigned char>(buf[static_cast<std::size_t>(start) + 1]) : 0;
+    if (start == 0 && ((b0 == 0xFF && b1 == 0xFE) || (b0 == 0xFE && b1 == 0xFF)))
+        return "UTF-16 text: convert it with iconv -f UTF-16 -t UTF-8";
+    if (start > 0) {   // the sample starts at the first byte after the hole
+        std::copy(buf.begin() + start, buf.begin() + n, buf.begin());
+        n -= start;
+        in.read(buf.data() + n, static_cast<std::streamsize>(buf.size()) - n);
+        n += in.gcount();
+    }
     std::streamsize odd = 0;
     for (std::streamsize i = 0; i < n; ++i) {
         unsigned char c = static_cast<unsigned char>(buf[static_cast<std::size_t>(i)]);
         if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != 0x1b) ++odd;
     }
-    return odd * 10 < n;   // under 10% control bytes
+    return odd * 10 < n ? std::string() : "binary, not text";   // text has under 10% control bytes
 }
 
 }  // namespace
@@ -57,12 +79,24 @@ ExpandedInputs expand_inputs(const std::vector<std::string>& args) {
             for (auto it = fs::recursive_directory_iterator(arg, fs::directory_options::skip_permission_denied, ec);
                  !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
                 if (!it->is_regular_file(ec)) continue;
-                if (log_like_name(it->path()) && text_like(it->path())) found.push_back(it->path());
-                else out.skipped.push_back(it->path().string());
+                if (!log_like_name(it->path())) {
+                    std::string ext = it->path().extension().string();
+                    const bool packed = ext == ".gz" || ext == ".xz" || ext == ".zst" || ext == ".bz2";
+                    out.skipped.push_back(it->path().string() + (packed ? " (compressed: decompress it and name the file)"
+                                                                       : " (not a log's name)"));
+                }
+                else if (auto why = not_text_reason(it->path()); !why.empty())
+                    out.skipped.push_back(it->path().string() + " (" + why + ")");
+                else found.push_back(it->path());
             }
             if (ec) out.errors.push_back(arg + ": " + ec.message());
             std::sort(found.begin(), found.end());
             for (const auto& f : found) out.files.push_back({f.string(), f.string()});
+            continue;
+        }
+        // Named, but a core dump or an archive: its strings would match signatures by chance.
+        if (auto why = fs::is_regular_file(st) ? not_text_reason(arg) : std::string(); !why.empty()) {
+            out.skipped.push_back(arg + " (" + why + ")");
             continue;
         }
         out.files.push_back({arg, arg});

@@ -1,10 +1,11 @@
 // Inputs: turning what the user named (files, directories, "-" for stdin) into log sources to read.
 //
-// Contract. A named file is always read. A directory is walked recursively (symlinks not followed) in sorted
-// order, and its files are read when they look like logs: a log-like name (`*.log`, `*.out`, `*.err`,
-// `*.txt`, `stderr`, `stdout`, rotated `*.log.1`, no extension) and text-like first bytes (mostly printable;
-// NULs and ANSI codes in moderation are fine). Files such as `*.json`, `*.py` or `*.yaml` inside a log
-// directory are skipped: they are not logs. Missing paths are errors, reported with the path.
+// Contract. A named file is read unless its first bytes are binary (a core dump, a gzip, UTF-16). A directory
+// is walked recursively (symlinks not followed) in sorted order, and its files are read when they look like
+// logs: a log-like name (`*.log`, `*.out`, `*.err`, `*.txt`, `stderr`, `stdout`, rotated `*.log.1`, no
+// extension) and text-like first bytes (mostly printable after any leading hole of NULs; ANSI codes in
+// moderation are fine). Files such as `*.json`, `*.py` or `*.yaml` inside a log directory are skipped: they
+// are not logs. Every skipped file is listed with the reason. Missing paths are errors, reported with the path.
 #pragma once
 
 #include <string>
@@ -20,7 +21,7 @@ struct InputFile {
 struct ExpandedInputs {
     std::vector<InputFile> files;
     std::vector<std::string> errors;    // unusable arguments (missing, unreadable)
-    std::vector<std::string> skipped;   // files in directories that are not logs
+    std::vector<std::string> skipped;   // "path (reason)" for files not read
 };
 
 ExpandedInputs expand_inputs(const std::vector<std::string>& args);

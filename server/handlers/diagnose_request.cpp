@@ -65,6 +65,7 @@ std::shared_ptr<DiagnoseJob> build_job(ServerState& s, const json& p, const std:
         if (!expanded.errors.empty()) throw RpcError(error_code::invalid_params, path + ".paths: " + expanded.errors.front());
         if (expanded.files.empty())
             throw RpcError(error_code::invalid_params, path + ".paths: no log files found in " + paths.front());
+        job->input.not_read.insert(job->input.not_read.end(), expanded.skipped.begin(), expanded.skipped.end());
         for (const InputFile& f : expanded.files) {
             struct stat st {};
             if (::stat(f.path.c_str(), &st) == 0) job->total_bytes += static_cast<std::uint64_t>(st.st_size);

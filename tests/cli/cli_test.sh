@@ -62,10 +62,25 @@ printf 'INFO step 1 loss 2.0\nINFO step 2 loss 1.9\n' >"$TMP/healthy.log"
 check "a healthy log exits 1" $([ $? -eq 1 ] && echo 0 || echo 1)
 
 # Hostile input: binary junk, a 12 MB line, CRLF + ANSI + invalid UTF-8 around the decisive line.
-head -c 2000000 /dev/urandom >"$TMP/junk.log"
+# A text log that turns into junk (a disk error, a binary dumped into it) is read to the end without a crash.
+{ for i in $(seq 1 400); do echo "[rank0]: step $i loss 2.0"; done; head -c 2000000 /dev/urandom; } >"$TMP/junk.log"
 "$DENPEX" diagnose "$TMP/junk.log" >/dev/null 2>&1
 rc=$?
 check "binary junk does not crash (exit $rc)" $([ $rc -le 1 ] && echo 0 || echo 1)
+# A file that is binary from its first bytes (a core dump) is not read: one line says so, exit 2.
+head -c 200000 /dev/urandom >"$TMP/core.1234"
+"$DENPEX" diagnose "$TMP/core.1234" >/dev/null 2>"$TMP/err"
+rc=$?
+check "a binary file named by hand is refused with one line (exit $rc)" \
+    $([ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "binary" "$TMP/err" && echo 0 || echo 1)
+# Beside a real log, it is listed as not read and the log is diagnosed.
+"$DENPEX" diagnose --json "$EX" "$TMP/core.1234" >"$TMP/with-core.json"
+check "a binary beside logs is listed as not read" \
+    $(python3 -c "import json,sys; w=json.load(open(sys.argv[1]))['warnings']; sys.exit(0 if any('core.1234' in x and 'binary' in x for x in w) else 1)" "$TMP/with-core.json" && echo 0 || echo 1)
+"$DENPEX" diagnose --help >/dev/null
+check "diagnose --help prints the usage and exits 0" $?
+"$DENPEX" --version extra >/dev/null 2>&1
+check "--version with an argument is a usage error" $([ $? -eq 2 ] && echo 0 || echo 1)
 {
     printf '[rank1]: step 7 '; head -c 12000000 /dev/zero | tr '\0' 'x'; printf '\n'
     printf '\033[31m[rank0]:[E1023 14:32:03.123456789 ProcessGroupNCCL.cpp:629] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600081 milliseconds before timing out.\033[0m\r\n'

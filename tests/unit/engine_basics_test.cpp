@@ -1,6 +1,8 @@
 // Unit tests of the engine's small pieces: normalisation, line reading, version ranges, matching captures.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "engine/matcher.hpp"
 #include "engine/normalize.hpp"
 #include "engine/engine.hpp"
+#include "engine/inputs.hpp"
 #include "engine/version_range.hpp"
 #include "engine/version_statement.hpp"
 
@@ -218,4 +221,43 @@ TEST_CASE("version statement: a stated version replaces what the formats imply; 
     DiagnoseInput mixed;
     mixed.texts = {{"a.log", "PyTorch version: 2.3.0+cu121\n"}, {"b.log", "PyTorch version: 2.2.1+cu121\n[rank1]: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"}};
     CHECK_FALSE(engine.diagnose(mixed).torch_versions);
+}
+
+TEST_CASE("inputs: a directory's logs are read, and what is not read is listed with the reason") {
+    namespace fs = std::filesystem;
+    char tmpl[] = "/tmp/denpex-inputs-XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    const fs::path dir(tmpl);
+    auto write = [&](const std::string& name, const std::string& bytes) {
+        std::ofstream(dir / name, std::ios::binary) << bytes;
+    };
+    write("rank0.log", "[rank0]: step 1 loss 2.0\n");
+    write("truncated.log", std::string(20000, '\0') + "[rank1]: step 9 loss 1.9\n");   // copytruncate's hole
+    std::string core(4096, '\0');
+    for (std::size_t i = 0; i < core.size(); ++i) core[i] = static_cast<char>(i % 7 == 0 ? 'x' : i % 31);
+    write("core.5503", "\x7f" "ELF" + core);
+    write("notes.txt", std::string("\xff\xfe" "n\0o\0t\0e\0", 10));
+    write("old.log.gz", "\x1f\x8b\x08");
+    write("config.yaml", "lr: 0.1\n");
+
+    const ExpandedInputs in = expand_inputs({dir.string()});
+    std::vector<std::string> read;
+    for (const auto& f : in.files) read.push_back(fs::path(f.path).filename().string());
+    CHECK(read == std::vector<std::string>{"rank0.log", "truncated.log"});
+    auto skipped_for = [&](const std::string& name) {
+        for (const auto& s : in.skipped)
+            if (s.find("/" + name + " (") != std::string::npos) return s.substr(s.find(" (") + 2);
+        return std::string("(not listed)");
+    };
+    CHECK(skipped_for("core.5503").rfind("binary", 0) == 0);
+    CHECK(skipped_for("notes.txt").rfind("UTF-16", 0) == 0);
+    CHECK(skipped_for("old.log.gz").rfind("compressed", 0) == 0);
+    CHECK(skipped_for("config.yaml").rfind("not a log", 0) == 0);
+
+    // Named by hand, a binary is still not read; a text file with any name is.
+    const ExpandedInputs named = expand_inputs({(dir / "core.5503").string(), (dir / "config.yaml").string()});
+    REQUIRE(named.files.size() == 1);
+    CHECK(fs::path(named.files.front().path).filename() == "config.yaml");
+    REQUIRE(named.skipped.size() == 1);
+    fs::remove_all(dir);
 }
