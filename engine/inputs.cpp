@@ -51,12 +51,26 @@ std::string not_text_reason(const fs::path& p) {
         in.read(buf.data() + n, static_cast<std::streamsize>(buf.size()) - n);
         n += in.gcount();
     }
-    std::streamsize odd = 0;
+    // Long runs of NULs are holes (not counted either way); scattered NULs and other control bytes are the
+    // structure of a binary.
+    constexpr std::streamsize kHoleRun = 64;
+    std::streamsize odd = 0, counted = 0, run = 0;
+    auto end_run = [&] {
+        if (run < kHoleRun) odd += run, counted += run;
+        run = 0;
+    };
     for (std::streamsize i = 0; i < n; ++i) {
         unsigned char c = static_cast<unsigned char>(buf[static_cast<std::size_t>(i)]);
+        if (c == 0) {
+            ++run;
+            continue;
+        }
+        end_run();
+        ++counted;
         if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != 0x1b) ++odd;
     }
-    return odd * 10 < n ? std::string() : "binary, not text";   // text has under 10% control bytes
+    end_run();
+    return odd * 10 < counted ? std::string() : "binary, not text";   // text has under 10% control bytes
 }
 
 }  // namespace

@@ -233,6 +233,7 @@ TEST_CASE("inputs: a directory's logs are read, and what is not read is listed w
     };
     write("rank0.log", "[rank0]: step 1 loss 2.0\n");
     write("truncated.log", std::string(20000, '\0') + "[rank1]: step 9 loss 1.9\n");   // copytruncate's hole
+    write("midhole.log", "[rank2]: step 1\n" + std::string(3000, '\0') + "[rank2]: step 2\n");   // a hole inside
     std::string core(4096, '\0');
     for (std::size_t i = 0; i < core.size(); ++i) core[i] = static_cast<char>(i % 7 == 0 ? 'x' : i % 31);
     write("core.5503", "\x7f" "ELF" + core);
@@ -243,7 +244,7 @@ TEST_CASE("inputs: a directory's logs are read, and what is not read is listed w
     const ExpandedInputs in = expand_inputs({dir.string()});
     std::vector<std::string> read;
     for (const auto& f : in.files) read.push_back(fs::path(f.path).filename().string());
-    CHECK(read == std::vector<std::string>{"rank0.log", "truncated.log"});
+    CHECK(read == std::vector<std::string>{"midhole.log", "rank0.log", "truncated.log"});
     auto skipped_for = [&](const std::string& name) {
         for (const auto& s : in.skipped)
             if (s.find("/" + name + " (") != std::string::npos) return s.substr(s.find(" (") + 2);
