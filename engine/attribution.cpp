@@ -524,13 +524,14 @@ std::string normalise_bus_id(std::string_view hex) {
 }
 
 // `comm 0x.. rank 24 nranks 32 cudaDev 0 nvmlDev 0 busId 7000 commId 0x.. - Init COMPLETE`. The rank is the
-// rank in that communicator; for the world communicator that is the global rank.
+// rank in that communicator; for the world communicator that is the global rank, which the Timeline decides by
+// keeping, per host and pid, the communicator with the most ranks.
 void nccl_init_marker(std::string_view body, Attribution& a) {
     static const RE2 re(R"(\brank (\d+) nranks (\d+) cudaDev (\d+)(?: nvmlDev \d+)? busId ([0-9A-Fa-f]+))",
                         pattern_options());
     std::array<re2::StringPiece, 5> c;
     if (!find_in(re, body, c)) return;
-    fill(a.rank, to_number<int>(view(c[1])));
+    fill(a.comm_rank, to_number<int>(view(c[1])));
     fill(a.world_size, to_number<int>(view(c[2])));
     fill(a.cuda_dev, to_number<int>(view(c[3])));
     if (!a.bus_id) a.bus_id = normalise_bus_id(view(c[4]));

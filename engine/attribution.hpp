@@ -16,7 +16,7 @@
 //   NCCL             `host:pid:tid [dev] NCCL WARN|INFO ...` (optionally after `[YYYY-mm-dd HH:MM:SS] `)
 //                    -> host, pid, cuda_dev (dev is the local GPU, not a rank)
 //   NCCL Init        `... comm 0x.. rank 24 nranks 32 cudaDev 0 nvmlDev 0 busId 7000 ... Init COMPLETE`
-//                    -> rank 24, world_size 32, bus_id "7000" (with host/pid from the NCCL prefix)
+//                    -> communicator rank 24, world_size 32, bus_id "7000" (with host/pid from the NCCL prefix)
 //   srun --label     `3: `                                 -> srun_task 3 (a task, never a rank)
 //   mpirun           `[1,6]<stdout>:` / `[1,6]<stderr>:`   -> rank 6
 //   pdsh             `host: ` (a hostname-looking token then ": ") -> host
@@ -58,6 +58,9 @@ struct Attribution {
     std::optional<int> rank;         // global rank
     std::optional<int> local_rank;   // torchrun [defaultN], `attempt_0/N/`
     std::optional<int> pg_rank;      // rank inside a non-default process group
+    // The rank an NCCL `Init COMPLETE` line gives, inside that line's communicator: the global rank only when it
+    // is the world communicator (the one with the most ranks), which one line cannot tell.
+    std::optional<int> comm_rank;
     std::optional<int> srun_task;    // srun --label task index
     std::optional<int> cuda_dev;     // NCCL [dev]
     std::optional<int> world_size;   // nranks from NCCL Init COMPLETE, "with 4 nodes", world_size=

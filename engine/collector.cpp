@@ -156,10 +156,15 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
         // A rank read on a line of a local rank's own file (attempt_0/1/stdout.log) maps that local rank too.
         if (a.rank && key.local_rank) g.note_local_rank(*key.local_rank, *a.rank);
-        if (a.rank && a.host && a.pid) {
-            t_.note_communicator_rank({*a.host, *a.pid}, *a.rank, a.world_size.value_or(0));
+        if (a.host && a.pid) {
+            // A prefix's rank is the global one; an Init COMPLETE line's is its communicator's (the largest wins).
+            if (a.rank) t_.note_communicator_rank({*a.host, *a.pid}, *a.rank, Timeline::kStatedRank);
+            else if (a.comm_rank) t_.note_communicator_rank({*a.host, *a.pid}, *a.comm_rank, a.world_size.value_or(0));
+            // The pid behind a local rank's own file (attempt_0/1/stdout.log) ties that local rank to its rank.
+            if (key.local_rank) g.local_host_pid.try_emplace(*key.local_rank, *a.host, *a.pid);
         }
-        if (a.rank && a.host && a.bus_id) t_.bus_to_rank.try_emplace({*a.host, *a.bus_id}, *a.rank);   // world comm first
+        if (const auto bus_rank = a.rank ? a.rank : a.comm_rank; bus_rank && a.host && a.bus_id)
+            t_.bus_to_rank.try_emplace({*a.host, *a.bus_id}, *bus_rank);   // world comm first
 
         if (elastic.saw_elastic()) t_.torchrun = true;
         if (el.kind == ElasticLine::Kind::sigterm && el.pid) g.sigterm_pids.insert(*el.pid);
@@ -235,7 +240,8 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             ev.captures = std::move(hit.captures);
             ev.time = a.time ? a.time : last_time;
             ev.time_exact = a.time.has_value();
-            ev.from_launcher = in_summary || el.kind != ElasticLine::Kind::none;
+            // The agent's summary and lines, and srun's own "srun: error: host: task N: ..." report a worker's exit.
+            ev.from_launcher = in_summary || el.kind != ElasticLine::Kind::none || !srun.host.empty();
             ev.source = source;
             ev.order = order_++;
             ev.key = key;

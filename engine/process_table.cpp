@@ -302,6 +302,9 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
     }
     if (!rank && local && !g.several_agents)
         if (auto it = g.local_to_rank.find(*local); it != g.local_to_rank.end()) rank = it->second;
+    if (!rank && local && !g.several_agents)
+        if (auto it = g.local_host_pid.find(*local); it != g.local_host_pid.end())
+            if (auto r = t_.host_pid_to_rank.find(it->second); r != t_.host_pid_to_rank.end()) rank = r->second.first;
     if (!rank && pid) {
         auto try_host = [&](const std::string& h) {
             if (auto it = t_.host_pid_to_rank.find({h, *pid}); it != t_.host_pid_to_rank.end()) rank = it->second.first;

@@ -74,6 +74,7 @@ struct Group {
         if (!fresh && it->second != rank) several_agents = true;
     }
     std::map<long, int> pid_to_local;   // from the agent's "failed ... local_rank: L (pid: P)"
+    std::map<int, std::pair<std::string, long>> local_host_pid;   // local rank -> (host, pid) seen in its own file
     std::set<long> sigterm_pids;        // "Sending process P closing signal SIGTERM"
     std::optional<int> srun_task;       // the group is one srun --label task's output
     std::optional<int> path_rank;       // rank_3.log
@@ -119,6 +120,8 @@ struct Timeline {
 
     // An NCCL `Init COMPLETE` line: (host, pid) ran rank `rank` of an `nranks` communicator. The largest
     // communicator's line (the world) wins over sub-communicators'.
+    // nranks for a rank a prefix states outright ([rank3]:): it beats every communicator's.
+    static constexpr int kStatedRank = 1 << 30;
     void note_communicator_rank(const std::pair<std::string, long>& host_pid, int rank, int nranks) {
         auto [it, added] = host_pid_to_rank.try_emplace(host_pid, rank, nranks);
         if (!added && nranks >= it->second.second) it->second = {rank, nranks};

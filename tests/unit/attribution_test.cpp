@@ -204,11 +204,13 @@ TEST_CASE("attribution: elastic agent's glog-style Python logger sets time (no d
     CHECK_FALSE(b.rank);
 }
 
-TEST_CASE("attribution: NCCL Init COMPLETE gives rank, world size and bus id") {
+TEST_CASE("attribution: NCCL Init COMPLETE gives the communicator's rank, world size and bus id") {
     const auto a = attribute(
         "host-a:1234:1300 [0] NCCL INFO comm 0x55df01b24dd0 rank 24 nranks 32 cudaDev 0 nvmlDev 0 busId 7000 "
         "commId 0x2114bc51af4fb978 - Init COMPLETE");
-    CHECK(a.rank == 24);
+    // Rank 24 of this communicator: the global rank only if it is the world's, which the Timeline decides.
+    CHECK(a.comm_rank == 24);
+    CHECK_FALSE(a.rank);
     CHECK(a.world_size == 32);
     CHECK(a.bus_id == "7000");
     CHECK(a.host == "host-a");
@@ -218,7 +220,7 @@ TEST_CASE("attribution: NCCL Init COMPLETE gives rank, world size and bus id") {
     const auto b = attribute("h:1:2 [1] NCCL INFO comm 0x1 rank 1 nranks 2 cudaDev 1 busId 00A000 - Init COMPLETE");
     CHECK(b.bus_id == "a000");
     // Without "Init COMPLETE" the same numbers are not trusted (other NCCL lines reuse the words).
-    CHECK_FALSE(attribute("h:1:2 [1] NCCL INFO comm 0x1 rank 1 nranks 2 cudaDev 1 busId 7000").rank);
+    CHECK_FALSE(attribute("h:1:2 [1] NCCL INFO comm 0x1 rank 1 nranks 2 cudaDev 1 busId 7000").comm_rank);
 }
 
 TEST_CASE("attribution: NCCL's newest timestamp prefix") {
