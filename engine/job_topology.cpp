@@ -56,6 +56,12 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
         if (RE2::PartialMatch(text, re, &n) && n > 0 && n <= 1 << 20)
             out.world_size = std::max(out.world_size.value_or(0), n);
     }
+    if (body.rfind("Num processes: ", 0) == 0) {
+        // Accelerate's state banner (`Distributed environment: MULTI_GPU ... Num processes: 16`), one field per line.
+        static const RE2 re(R"(^Num processes: (\d+)\s*$)");
+        int n = 0;
+        if (RE2::FullMatch(text, re, &n) && n > 0 && n <= 1 << 20) out.world_size = std::max(out.world_size.value_or(0), n);
+    }
     if (body.rfind("srun: error: ", 0) == 0) {
         static const RE2 re(R"(^srun: error: ([A-Za-z0-9][A-Za-z0-9.-]*): tasks? (\d+)(?:-(\d+))?: )");
         std::string host;

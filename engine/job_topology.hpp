@@ -10,7 +10,8 @@
 //                                                               -> host of srun tasks 5, 2 and 3
 //   `NNODES=2 NPROC_PER_NODE=4`, torchrun's `--nnodes=2 --nproc_per_node=4` (also `--nnodes 2`,
 //   `--nproc-per-node 4`)                                        -> world size 8 when both are on one line
-//   DeepSpeed's `dist_world_size=24`                            -> world size 24
+//   DeepSpeed's `dist_world_size=24`, Accelerate's `Num processes: 16`
+//                                                               -> world size 24, 16
 // Only the first 4 KiB of a line are looked at (these lines are short); RE2 only.
 #pragma once
 

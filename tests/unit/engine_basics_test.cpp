@@ -192,6 +192,12 @@ TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts,
     JobTopology ds;
     read_topology_line("[2024-02-11 02:00:06,100] [INFO] [launch.py:163:main] dist_world_size=24", ds);
     CHECK(ds.world_size == std::optional<int>(24));
+    JobTopology acc;
+    read_topology_line("Num processes: 16", acc);
+    CHECK(acc.world_size == std::optional<int>(16));
+    JobTopology prose;
+    read_topology_line("Num processes: 16 (of which 2 were restarted)", prose);   // not the banner's field
+    CHECK_FALSE(prose.world_size);
     CHECK(host_of_peer("10.37.152.61<48217>") == "10.37.152.61");
     CHECK(host_of_peer("[10.0.0.5]:4010") == "10.0.0.5");
     CHECK(host_of_peer("[127.0.0.1]:4010").empty());   // loopback names no other machine
