@@ -203,7 +203,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             survived_open_.erase(survived);
             survived = survived_open_.end();
         }
-        bool report_ends = false;
+        bool survived_ends = false, forwarded_ends = false;
         const Entry* previous_entry = nullptr;
         for (Hit& hit : matcher_.match(text)) {
             const Signature* sig = hit.signature;
@@ -221,11 +221,11 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
                     subject.local_rank = to_number<int>(l->second);
                 if (subject.rank || subject.local_rank) forwarded_open_[writer] = {subject, kSurvivedReportLines};
             }
-            if (forwarded && sig->role == Role::initiating && !sig->failure_start) report_ends = true;
+            if (forwarded && sig->role == Role::initiating && !sig->failure_start) forwarded_ends = true;
             if (survived != survived_open_.end() && (sig->role != Role::context || sig->failure_start)) {
                 // Inside "Exception ignored in:" / "Exception in thread": the process went on, whatever the
                 // exception was. Its line ends the report; the traceback header before it is part of it.
-                if (!sig->failure_start) report_ends = true;
+                if (!sig->failure_start) survived_ends = true;
                 continue;
             }
             if (sig->torch) {
@@ -272,10 +272,8 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
                 open_lines_left = kSubjectFieldLines;
             }
         }
-        if (report_ends) {
-            survived_open_.erase(key);
-            forwarded_open_.erase(writer);
-        }
+        if (survived_ends) survived_open_.erase(key);
+        if (forwarded_ends) forwarded_open_.erase(writer);
     }
     t_.bytes += reader.bytes_read();
 }
