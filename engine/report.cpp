@@ -117,7 +117,7 @@ std::string to_text(const Report& r) {
             for (const auto& s : d.reasoning) out << "  - " << s << "\n";
         }
         if (!d.missing.empty()) {
-            out << "\nMissing to decide\n";
+            out << (d.undetermined ? "\nMissing to decide\n" : "\nMissing\n");
             for (const auto& s : d.missing) out << "  - " << s << "\n";
         }
         if (!d.collateral.empty()) {
