@@ -101,6 +101,16 @@ bool normalize(std::string_view raw, std::string& out) {
         out.append(raw.data() + i, n);
         i += n;
     }
+    // Ray's log deduplication appends " [repeated 3x across cluster]": a display note, not the message, and it
+    // would keep patterns that end at the line's end from matching.
+    constexpr std::string_view kRayTail = " across cluster]";
+    if (out.size() > kRayTail.size() && out.ends_with(kRayTail)) {
+        if (std::size_t open = out.rfind(" [repeated ");
+            open != std::string::npos && out.size() - open <= kRayTail.size() + 24) {
+            out.resize(open);
+            changed = true;
+        }
+    }
     return changed;
 }
 

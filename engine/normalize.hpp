@@ -6,7 +6,8 @@
 //     becomes a single space, so text glued to a redraw is still one searchable line with its prefix kept;
 //   - NUL bytes are dropped (holes of a truncated or preallocated file); other C0 controls except TAB
 //     become spaces;
-//   - bytes that are not valid UTF-8 become '?', one per byte, so the text is always valid UTF-8.
+//   - bytes that are not valid UTF-8 become '?', one per byte, so the text is always valid UTF-8;
+//   - Ray's deduplication note at the end of a line, ` [repeated 3x across cluster]`, is removed.
 // The original bytes are never modified; callers keep them for evidence. Linear time, one pass.
 // Returns true when the text differs from the raw bytes.
 #pragma once

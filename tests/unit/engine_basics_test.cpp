@@ -37,6 +37,8 @@ TEST_CASE("normalize: ANSI colours, CRLF, progress-bar carriage returns, NUL, in
     CHECK(out == "plain line, nothing to do");
     CHECK(normalize("\x1b]0;title\x07text", out));
     CHECK(out == "text");
+    CHECK(normalize("(RayTrainWorker pid=9812, ip=10.0.5.11) Exception in thread Thread-2: [repeated 3x across cluster]", out));
+    CHECK(out == "(RayTrainWorker pid=9812, ip=10.0.5.11) Exception in thread Thread-2:");
     // An escape cut off at the end of the line must not read past it.
     CHECK(normalize("tail \x1b[", out));
     CHECK(out == "tail ");
