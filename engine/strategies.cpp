@@ -279,21 +279,22 @@ std::optional<Candidate> desync_strategy(const ProcessTable& table) {
 }
 
 // torchrun's agent names the first of its workers to fail ("failed (exitcode: 1) local_rank: 2 (pid: ...)")
-// and SIGTERMs the rest. That worker is the node's first exit; it is a candidate only when it shows no
-// collateral error of its own (a timed-out survivor can be the first to exit, too), and only when every agent
-// that spoke names the same worker: agents on different nodes cannot be ordered.
+// and SIGTERMs the rest. That worker is its node's first exit. A worker that shows a collateral error of its
+// own is a survivor that timed out (on a node the failure reached late), not a cause; of the workers the agents
+// name, the one without such an error is the candidate, and only when it is the only one: agents on different
+// nodes cannot be ordered by these lines alone.
 std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, const Timeline& t) {
     const Process* named = nullptr;
     const ExitRecord* record = nullptr;
     for (const ExitRecord& x : t.exits) {
         if (x.root_cause_section || x.rank) continue;   // the agent's own line carries a local rank only
         const Process* p = table.resolve_exit(x);
-        if (!p) continue;
+        if (!p || !p->direct_collateral.empty()) continue;
         if (named && named != p) return std::nullopt;
         named = p;
         record = &x;
     }
-    if (!named || !named->direct_collateral.empty() || !named->rank) return std::nullopt;
+    if (!named || !named->rank) return std::nullopt;
     Candidate c;
     c.process = named;
     c.strategy = "agent-first-exit";

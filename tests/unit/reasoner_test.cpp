@@ -422,3 +422,23 @@ TEST_CASE("reasoner: mp.spawn's parent re-raising a child's traceback names that
     // Process 2 is a local index: taken as rank 2 only because one node's output is all there is, and said so.
     CHECK(d.confidence == "medium");
 }
+
+TEST_CASE("reasoner: of two agents' first exits, the one that is a timed-out survivor is not the cause") {
+    auto agent = [](int base, int first_local, long first_pid) {
+        return "[2024-05-02 19:44:12,101] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: " +
+               std::to_string(first_local) + " (pid: " + std::to_string(first_pid) + ") of binary: /usr/bin/python\n"
+               "Root Cause (first observed failure):\n[0]:\n  time      : 2024-05-02_19:44:12\n  host      : node\n"
+               "  rank      : " + std::to_string(base + first_local) + " (local_rank: " + std::to_string(first_local) + ")\n"
+               "  exitcode  : 1 (pid: " + std::to_string(first_pid) + ")\n"
+               "============================================================\n";
+    };
+    // Node A (ranks 0-1): rank 1 times out and is its agent's first exit. Node B (ranks 2-3): an unprefixed OOM.
+    std::string a = "[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800021 milliseconds before timing out.\n" +
+                    agent(0, 1, 5101);
+    std::string b = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 5.12 GiB. GPU 1 has a total capacty of 79.15 GiB of which 3.33 GiB is free.\n" +
+                    agent(2, 1, 7301);
+    const Report r = run({{"node-a.log", a}, {"node-b.log", b}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 3);
+}
