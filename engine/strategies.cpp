@@ -89,10 +89,20 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
         pool = kept;
     }
 
-    // A failure of the whole job (the knowledge says so) has no initiating rank, whoever printed it.
+    // A failure of the whole job (the knowledge says so) has no initiating rank, whoever printed it; unless one
+    // rank alone shows it while other workers show what its failure did to them (a collateral error, or the
+    // agent's SIGTERM because that rank exited first): then it struck that rank only (DDP's unused parameters
+    // on the one rank whose batch skipped a branch).
     if (std::all_of(pool.begin(), pool.end(), [&](const Process* p) { return first(p)->signature->entry->scope == "job"; })) {
-        out.systemic = pool;
-        return out;
+        const bool one_rank_struck =
+            pool.size() == 1 && pool.front()->rank &&
+            std::any_of(table.processes().begin(), table.processes().end(), [&](const Process& q) {
+                return &q != pool.front() && (q.rank || q.local_rank || q.pid) && !q.collateral.empty();
+            });
+        if (!one_rank_struck) {
+            out.systemic = pool;
+            return out;
+        }
     }
 
     if (pool.size() == 1) {

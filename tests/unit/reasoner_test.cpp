@@ -442,3 +442,23 @@ TEST_CASE("reasoner: of two agents' first exits, the one that is a timed-out sur
     REQUIRE(d.initiating_rank);
     CHECK(*d.initiating_rank == 3);
 }
+
+TEST_CASE("reasoner: a usually job-wide error on one rank only, whose siblings were stopped for it, is that rank's") {
+    const std::string ddp = "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+                            "This error indicates that your module has parameters that were not used in producing loss.\n";
+    std::string log = "[rank2]: " + ddp;
+    for (long pid : {8100, 8101, 8103})
+        log += "W0903 13:05:19.601000 7001 torch/distributed/elastic/multiprocessing/api.py:897] Sending process " +
+               std::to_string(pid) + " closing signal SIGTERM\n";
+    log += "E0903 13:05:20.100000 7001 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 2 (pid: 8102) of binary: /usr/bin/python\n";
+    const Diagnosis& one = only(run({{"console.log", log}}));
+    REQUIRE(one.initiating_rank);
+    CHECK(*one.initiating_rank == 2);
+
+    // Every rank raising it is the job's failure, not a rank's.
+    std::string all;
+    for (int r = 0; r < 4; ++r) all += "[rank" + std::to_string(r) + "]: " + ddp;
+    const Diagnosis& every = only(run({{"console.log", all}}));
+    CHECK_FALSE(every.initiating_rank);
+    CHECK(every.rank_not_applicable);
+}
