@@ -462,3 +462,20 @@ TEST_CASE("reasoner: a usually job-wide error on one rank only, whose siblings w
     CHECK_FALSE(every.initiating_rank);
     CHECK(every.rank_not_applicable);
 }
+
+TEST_CASE("reasoner: an agent stopped from outside explains the others' errors, but yields to a worker's own") {
+    const std::string killed =
+        "[2024-07-08 14:22:51,400] torch.distributed.elastic.agent.server.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers\n";
+    const std::string peer =
+        "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.244.3.17]:4010\n";
+    const Diagnosis& d = only(run({{"worker-1.log", killed}, {"worker-0.log", peer}}));
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "agent-killed-by-signal");
+    CHECK(d.rank_not_applicable);
+
+    // Ctrl-C on a job that had already failed: the worker's error is the cause.
+    const std::string oom = "[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 5 has a total capacity of 79.11 GiB of which 1.02 GiB is free.\n";
+    const Diagnosis& e = only(run({{"worker-1.log", killed + oom}, {"worker-0.log", peer}}));
+    REQUIRE(e.initiating_rank);
+    CHECK(*e.initiating_rank == 5);
+}
