@@ -451,14 +451,16 @@ TEST_CASE("reasoner: a usually job-wide error on one rank only, whose siblings w
         log += "W0903 13:05:19.601000 7001 torch/distributed/elastic/multiprocessing/api.py:897] Sending process " +
                std::to_string(pid) + " closing signal SIGTERM\n";
     log += "E0903 13:05:20.100000 7001 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 2 (pid: 8102) of binary: /usr/bin/python\n";
-    const Diagnosis& one = only(run({{"console.log", log}}));
+    const Report one_report = run({{"console.log", log}});
+    const Diagnosis& one = only(one_report);
     REQUIRE(one.initiating_rank);
     CHECK(*one.initiating_rank == 2);
 
     // Every rank raising it is the job's failure, not a rank's.
     std::string all;
     for (int r = 0; r < 4; ++r) all += "[rank" + std::to_string(r) + "]: " + ddp;
-    const Diagnosis& every = only(run({{"console.log", all}}));
+    const Report every_report = run({{"console.log", all}});
+    const Diagnosis& every = only(every_report);
     CHECK_FALSE(every.initiating_rank);
     CHECK(every.rank_not_applicable);
 }
@@ -468,14 +470,16 @@ TEST_CASE("reasoner: an agent stopped from outside explains the others' errors, 
         "[2024-07-08 14:22:51,400] torch.distributed.elastic.agent.server.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers\n";
     const std::string peer =
         "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.244.3.17]:4010\n";
-    const Diagnosis& d = only(run({{"worker-1.log", killed}, {"worker-0.log", peer}}));
+    const Report d_report = run({{"worker-1.log", killed}, {"worker-0.log", peer}});
+    const Diagnosis& d = only(d_report);
     REQUIRE(d.failure);
     CHECK(d.failure->id == "agent-killed-by-signal");
     CHECK(d.rank_not_applicable);
 
     // Ctrl-C on a job that had already failed: the worker's error is the cause.
     const std::string oom = "[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 5 has a total capacity of 79.11 GiB of which 1.02 GiB is free.\n";
-    const Diagnosis& e = only(run({{"worker-1.log", killed + oom}, {"worker-0.log", peer}}));
+    const Report e_report = run({{"worker-1.log", killed + oom}, {"worker-0.log", peer}});
+    const Diagnosis& e = only(e_report);
     REQUIRE(e.initiating_rank);
     CHECK(*e.initiating_rank == 5);
 }
