@@ -38,7 +38,13 @@ ElasticLine ElasticSummaryReader::feed(std::string_view body) {
     std::string host;
     // Every log line passes here: a substring test decides whether any pattern can apply before one runs.
     auto has = [&](std::string_view needle) { return body.find(needle) != std::string_view::npos; };
-    if (!in_block_ && !has("failed (exitcode") && !has("closing signal") && !has("Failures:")) return out;
+    if (!in_block_ && !has("failed (exitcode") && !has("closing signal") && !has("Failures:") && !has("death signal"))
+        return out;
+    if (has("death signal, shutting down workers")) {
+        saw_elastic_ = true;
+        out.kind = ElasticLine::Kind::death_signal;
+        return out;
+    }
     if (has("failed (exitcode") && RE2::PartialMatch(text, p.agent_failed, &code, &local, &pid)) {
         saw_elastic_ = true;
         out.kind = ElasticLine::Kind::agent_failed;

@@ -5,7 +5,8 @@
 //   - the ChildFailedError summary block (`Failures:` / `Root Cause (first observed failure):`, records of
 //     `time`, `host`, `rank : R (local_rank: L)`, `exitcode : C (pid: P)`, `error_file`, `traceback`);
 //   - the agent's `failed (exitcode: C) local_rank: L (pid: P) of binary: ...`;
-//   - the agent's `Sending process P closing signal SIGTERM` (the worker that failed is the one NOT signalled).
+//   - the agent's `Sending process P closing signal SIGTERM` (the worker that failed is the one NOT signalled);
+//   - the agent's `Received Signals.SIGTERM death signal, shutting down workers` (it was stopped from outside).
 // While inside a summary record after its `rank :` field, `current_rank()` names the record's rank, so the
 // record's other lines (exitcode, traceback, an error file's call stack) are attributed to that worker.
 // The summary's "Root Cause" is kept as what it is — the smallest timestamp one agent saw, at one-second
@@ -19,7 +20,7 @@
 namespace denpex {
 
 struct ElasticLine {
-    enum class Kind { none, summary_exit, agent_failed, sigterm } kind = Kind::none;
+    enum class Kind { none, summary_exit, agent_failed, sigterm, death_signal } kind = Kind::none;
     std::optional<int> rank, local_rank, exitcode;
     std::optional<long> pid;
     std::optional<std::string> host;
