@@ -209,8 +209,9 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
                 if (m->is_string() && m->get<std::string>() == "failure-start") sig.failure_start = true;
                 else if (m->is_string() && m->get<std::string>() == "survived-report") sig.survived_report = true;
                 else if (m->is_string() && m->get<std::string>() == "names-next-report") sig.names_next_report = true;
-                else r.problem("signature " + sig.id +
-                               ": \"marks\" must be \"failure-start\", \"survived-report\" or \"names-next-report\"");
+                else if (m->is_string() && m->get<std::string>() == "benign-line") sig.benign_line = true;
+                else r.problem("signature " + sig.id + ": \"marks\" must be \"failure-start\", \"survived-report\", "
+                               "\"names-next-report\" or \"benign-line\"");
             }
             sig.examples = r.strings(s, "examples", true);
             sig.source = r.str(s, "source");

@@ -54,6 +54,9 @@ struct Signature {
     // "marks": "names-next-report": the line names, by its `local_rank` or `rank` capture, the worker whose
     // report the same writer prints next (mp.spawn's "-- Process 1 terminated with the following error:").
     bool names_next_report = false;
+    // "marks": "benign-line": the line is a warning the program went on after (Python's `file.py:12: UserWarning:`);
+    // no failure signature counts on it, whatever words the warning quotes.
+    bool benign_line = false;
     std::vector<std::string> examples;
     std::string source;
     std::shared_ptr<const re2::RE2> regex;   // compiled once at load time

@@ -40,6 +40,8 @@ std::vector<Hit> Matcher::match(std::string_view text) const {
     if (!impl_->set.Match(text, &ids)) return hits;
     std::sort(ids.begin(), ids.end());
     bool any_specific = std::any_of(ids.begin(), ids.end(), [&](int i) { return !signatures_[i]->fallback; });
+    // A warning line quoting an error's words ("UserWarning: Plan failed with a cudnnException") is no failure.
+    bool benign = std::any_of(ids.begin(), ids.end(), [&](int i) { return signatures_[i]->benign_line; });
     // An entry that refines another (fragmentation OOM refines OOM) takes the line from it.
     auto refined = [&](const Entry* e) {
         return std::any_of(ids.begin(), ids.end(), [&](int j) {
@@ -50,6 +52,7 @@ std::vector<Hit> Matcher::match(std::string_view text) const {
     for (int i : ids) {
         const Signature* s = signatures_[static_cast<std::size_t>(i)];
         if (s->fallback && any_specific) continue;
+        if (benign && s->role != Role::context) continue;
         if (refined(s->entry)) continue;
         Hit h;
         h.signature = s;

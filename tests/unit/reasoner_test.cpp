@@ -483,3 +483,18 @@ TEST_CASE("reasoner: an agent stopped from outside explains the others' errors, 
     REQUIRE(e.initiating_rank);
     CHECK(*e.initiating_rank == 5);
 }
+
+TEST_CASE("reasoner: a warning that quotes an error's words is no failure") {
+    std::string log;
+    for (int r = 0; r < 4; ++r)
+        log += "[rank" + std::to_string(r) + "]: /opt/conda/lib/python3.11/site-packages/torch/autograd/graph.py:744: UserWarning: "
+               "Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed "
+               "cudnn_status: CUDNN_STATUS_NOT_SUPPORTED\n";
+    log += "[rank2]: RuntimeError: CUDA error: device-side assert triggered\n";
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 2);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "cuda-device-side-assert");
+}
