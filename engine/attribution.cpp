@@ -438,6 +438,10 @@ bool looks_like_host(std::string_view token) {
         for (char ch : token) dots += ch == '.';
         return dots == 3;   // 10.0.3.7
     }
+    // `Node-Selectors:`, `Container-ID:` (kubectl describe, HTTP-style headers): capitalised words joined by '-'
+    // with no digit. Host names with capitals carry digits (`DESKTOP-7QK2M`).
+    const bool capital = token.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string_view::npos;
+    if (capital && token.find_first_of("0123456789") == std::string_view::npos) return false;
     return true;
 }
 

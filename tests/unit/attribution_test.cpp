@@ -434,3 +434,10 @@ TEST_CASE("attribution: a user's [${rank}]: template prefix is stepped over, not
     // torchrun's summary opens each record with `[N]:` on a line of its own: that line stays as it is.
     CHECK(body("[0]:") == "[0]:");
 }
+
+TEST_CASE("attribution: kubectl describe's Key-Words: are not pdsh host prefixes") {
+    CHECK_FALSE(attribute("Node-Selectors:              <none>").host);
+    CHECK_FALSE(attribute("Termination-Message-Path: /dev/termination-log").host);
+    CHECK(attribute("DESKTOP-7QK2M: RuntimeError: boom").host == std::optional<std::string>("DESKTOP-7QK2M"));
+    CHECK(attribute("worker-1: RuntimeError: boom").host == std::optional<std::string>("worker-1"));
+}
