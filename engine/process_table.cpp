@@ -91,6 +91,10 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         if (ps.cuda_dev) p.summary.cuda_dev = ps.cuda_dev;
     }
     for (const Event& e : t.events) {
+        if (on_foreign_gpu(e)) {
+            foreign_gpu_events_.push_back(&e);
+            continue;
+        }
         RawKey key = e.key;
         if (!key.rank && !key.local_rank) {
             if (auto r = rank_of_named_process(e)) {
@@ -169,6 +173,25 @@ std::optional<std::string> bus_id_of_pci(std::string pci) {
 }
 
 }  // namespace
+
+// A kernel line about a GPU and a process that are not the job's: NCCL's Init COMPLETE lines list the job's GPUs
+// (bus ids) and worker pids, and the line names neither (another user's process faulting on another GPU).
+bool ProcessTable::on_foreign_gpu(const Event& e) const {
+    auto pci = e.captures.find("pci");
+    auto pid = e.captures.find("pid");
+    if (pci == e.captures.end() || pid == e.captures.end() || t_.bus_to_rank.empty() || t_.host_pid_to_rank.empty())
+        return false;
+    auto bus = bus_id_of_pci(pci->second);
+    auto n = to_number<long>(pid->second);
+    if (!bus || !n) return false;
+    for (const auto& [host_bus, rank] : t_.bus_to_rank)
+        if (host_bus.second == *bus) return false;
+    for (const auto& [host_pid, rank] : t_.host_pid_to_rank)
+        if (host_pid.second == *n) return false;
+    for (const ExitRecord& x : t_.exits)
+        if (x.pid == n) return false;
+    return true;
+}
 
 // The worker a launcher's line names by pid, when that is not the line's own writer (the agent's pid in a glog
 // header). Only launcher lines: a worker's own line naming a pid (a DataLoader worker's) is about a child of it.

@@ -57,6 +57,8 @@ struct Process {
 
 class ProcessTable {
 public:
+    // Kernel lines about a GPU and a process that are not the job's (left out of every worker).
+    const std::vector<const Event*>& foreign_gpu_events() const { return foreign_gpu_events_; }
     explicit ProcessTable(const Timeline& t);
 
     const std::vector<Process>& processes() const { return processes_; }
@@ -85,10 +87,12 @@ private:
     // to a rank.
     std::optional<int> rank_of_named_process(const Event& e) const;
     std::optional<long> named_worker_pid(const Event& e) const;
+    bool on_foreign_gpu(const Event& e) const;
     std::optional<int> rank_of_summary_pid(std::uint32_t group, long pid, const std::optional<std::string>& host) const;
     Process& process_for(const RawKey& k, const std::optional<std::string>& host);
 
     const Timeline& t_;
+    std::vector<const Event*> foreign_gpu_events_;
     std::vector<Process> processes_;
     std::map<std::string, std::size_t> index_;
     std::vector<std::map<long, int>> pid_to_local_;   // per group, including pairings by elimination

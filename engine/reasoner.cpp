@@ -107,6 +107,12 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
     ProcessTable table(t);
     std::optional<int> world = table.world_size();
     report.world_size = world;
+    if (!table.foreign_gpu_events().empty()) {
+        const Evidence& ev = table.foreign_gpu_events().front()->evidence;
+        report.warnings.push_back(std::to_string(table.foreign_gpu_events().size()) +
+                                  " kernel line(s) about a GPU and a process that are not this job's (no NCCL line names "
+                                  "that bus id or pid) were left out, e.g. " + ev.file + ":" + std::to_string(ev.line));
+    }
 
     // Nothing failed at all: no diagnosis.
     bool any_failure = false;

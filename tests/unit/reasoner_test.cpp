@@ -498,3 +498,21 @@ TEST_CASE("reasoner: a warning that quotes an error's words is no failure") {
     REQUIRE(d.failure);
     CHECK(d.failure->id == "cuda-device-side-assert");
 }
+
+TEST_CASE("reasoner: an Xid on a GPU and a process that are not the job's is left out") {
+    const std::string nccl =
+        "[default0]:gpu-srv-04:331021:331109 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 7000 commId 0x1 - Init COMPLETE\n"
+        "[default1]:gpu-srv-04:331022:331110 [1] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId f000 commId 0x1 - Init COMPLETE\n"
+        "[default0]:step 9000 loss 1.2\n";
+    const std::string foreign = "[Thu Mar  7 14:22:51 2024] NVRM: Xid (PCI:0000:b7:00): 13, pid=918273, name=python3, Graphics SM Warp Exception\n";
+    const Report healthy = run({{"train.log", nccl}, {"dmesg.txt", foreign}});
+    CHECK(healthy.diagnoses.empty());
+    REQUIRE(!healthy.warnings.empty());
+    CHECK(healthy.warnings.back().find("not this job's") != std::string::npos);
+
+    const std::string ours = "[Thu Mar  7 14:22:51 2024] NVRM: Xid (PCI:0000:0f:00): 13, pid=331022, name=python3, Graphics SM Warp Exception\n";
+    const Report hit = run({{"train.log", nccl}, {"dmesg.txt", ours}});
+    const Diagnosis& d = only(hit);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 1);
+}
