@@ -214,6 +214,22 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
                 survived_open_[key] = kSurvivedReportLines;
                 continue;
             }
+            if (sig->handled_record) handled_record_at_[key] = line_no;
+            if (sig->chain_link && survived == survived_open_.end()) {
+                if (auto c = survived_closed_at_.find(key); c != survived_closed_at_.end() && line_no - c->second <= 3) {
+                    survived_open_[key] = kSurvivedReportLines;
+                    survived = survived_open_.find(key);
+                    continue;
+                }
+            }
+            if (sig->failure_start && survived == survived_open_.end()) {
+                // A traceback right below a WARNING/INFO record is the exception that record logged and handled.
+                if (auto h = handled_record_at_.find(key); h != handled_record_at_.end() && line_no - h->second <= 2) {
+                    survived_open_[key] = kSurvivedReportLines;
+                    survived = survived_open_.find(key);
+                    continue;
+                }
+            }
             if (sig->names_next_report) {
                 RawKey subject{writer.group, std::nullopt, std::nullopt, std::nullopt};
                 if (auto r = hit.captures.find("rank"); r != hit.captures.end()) subject.rank = to_number<int>(r->second);
@@ -272,7 +288,10 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
                 open_lines_left = kSubjectFieldLines;
             }
         }
-        if (survived_ends) survived_open_.erase(key);
+        if (survived_ends) {
+            survived_open_.erase(key);
+            survived_closed_at_[key] = line_no;
+        }
         if (forwarded_ends) forwarded_open_.erase(writer);
     }
     t_.bytes += reader.bytes_read();

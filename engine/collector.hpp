@@ -51,6 +51,10 @@ private:
         int lines_left = 0;
     };
     std::map<RawKey, ForwardedReport> forwarded_open_;
+    // Writers whose latest handled-record line (a WARNING that may carry a traceback) is at this line number.
+    std::map<RawKey, std::uint64_t> handled_record_at_;
+    // Writers whose survived report ended at this line number (a chained traceback may continue it).
+    std::map<RawKey, std::uint64_t> survived_closed_at_;
     std::map<std::string, std::uint32_t> group_index_;
     std::uint64_t order_ = 0;
     const std::atomic<bool>* cancel_ = nullptr;

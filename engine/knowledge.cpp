@@ -210,8 +210,10 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
                 else if (m->is_string() && m->get<std::string>() == "survived-report") sig.survived_report = true;
                 else if (m->is_string() && m->get<std::string>() == "names-next-report") sig.names_next_report = true;
                 else if (m->is_string() && m->get<std::string>() == "benign-line") sig.benign_line = true;
+                else if (m->is_string() && m->get<std::string>() == "handled-record") sig.handled_record = true;
+                else if (m->is_string() && m->get<std::string>() == "chain-link") sig.chain_link = true;
                 else r.problem("signature " + sig.id + ": \"marks\" must be \"failure-start\", \"survived-report\", "
-                               "\"names-next-report\" or \"benign-line\"");
+                               "\"names-next-report\", \"benign-line\", \"handled-record\" or \"chain-link\"");
             }
             sig.examples = r.strings(s, "examples", true);
             sig.source = r.str(s, "source");

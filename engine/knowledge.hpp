@@ -57,6 +57,12 @@ struct Signature {
     // "marks": "benign-line": the line is a warning the program went on after (Python's `file.py:12: UserWarning:`);
     // no failure signature counts on it, whatever words the warning quotes.
     bool benign_line = false;
+    // "marks": "handled-record": a log record below ERROR (`WARNING ... failed, retrying`); a traceback that
+    // starts right after it is the handled exception the record carries (`exc_info=True`), not a failure.
+    bool handled_record = false;
+    // "marks": "chain-link": Python's "During handling of the above exception, another exception occurred:" —
+    // right after a survived report, the chained traceback below belongs to it too.
+    bool chain_link = false;
     std::vector<std::string> examples;
     std::string source;
     std::shared_ptr<const re2::RE2> regex;   // compiled once at load time

@@ -516,3 +516,22 @@ TEST_CASE("reasoner: an Xid on a GPU and a process that are not the job's is lef
     REQUIRE(d.initiating_rank);
     CHECK(*d.initiating_rank == 1);
 }
+
+TEST_CASE("reasoner: a traceback a WARNING record carries while the program retries is no failure") {
+    const std::string p = "[default0]:";
+    std::string log = p + "2024-09-02 02:21:35,907 WARNING ckpt_uploader: upload of model_00.safetensors failed (attempt 1/5), retrying in 8.0s\n" +
+                      p + "Traceback (most recent call last):\n" + p + "  File \"/opt/conda/lib/python3.11/ssl.py\", line 1166, in read\n" +
+                      p + "ConnectionResetError: [Errno 104] Connection reset by peer\n" + p + "\n" +
+                      p + "During handling of the above exception, another exception occurred:\n" + p + "\n" +
+                      p + "Traceback (most recent call last):\n" + p + "  File \"uploader.py\", line 88, in _upload_with_retry\n" +
+                      p + "botocore.exceptions.ConnectionClosedError: Connection was closed before we received a valid response\n" +
+                      p + "2024-09-02 02:22:24,222 INFO ckpt_uploader: upload of model_00.safetensors succeeded (attempt 2/5)\n";
+    CHECK(run({{"train.log", log}}).diagnoses.empty());
+    // A plain INFO line right before a crash does not make the crash a handled one.
+    const std::string crash = "2024-09-02 02:21:35,907 INFO train: step 400 loss 1.28\nTraceback (most recent call last):\n"
+                              "  File \"train.py\", line 9, in <module>\nValueError: bad shape\n";
+    const Report r = run({{"console.log", crash}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "python-exception");
+}
