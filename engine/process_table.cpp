@@ -29,10 +29,28 @@ std::string Process::name() const {
     return "an unprefixed process in " + group_name;
 }
 
-std::optional<std::string> Process::host() const {
-    if (hosts.size() == 1) return *hosts.begin();
-    return std::nullopt;
+namespace {
+
+// The one host a set of names is, if it is one: `hgx-022` from NCCL's prefix and `hgx-022.cluster.internal`
+// from torchrun's summary are the same machine, and the fullest name is kept. IPv4 addresses are compared whole.
+std::optional<std::string> one_host(const std::set<std::string>& hosts) {
+    if (hosts.empty()) return std::nullopt;
+    auto short_name = [](const std::string& h) {
+        const bool ip = h.find_first_not_of("0123456789.") == std::string::npos;
+        return ip ? h : h.substr(0, h.find('.'));
+    };
+    const std::string first = short_name(*hosts.begin());
+    const std::string* fullest = &*hosts.begin();
+    for (const std::string& h : hosts) {
+        if (short_name(h) != first) return std::nullopt;
+        if (h.size() > fullest->size()) fullest = &h;
+    }
+    return *fullest;
 }
+
+}  // namespace
+
+std::optional<std::string> Process::host() const { return one_host(hosts); }
 
 ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
     // Per group: pid -> local rank from the agent, plus one pairing by elimination (the SIGTERM'd pid nobody
@@ -298,9 +316,11 @@ void ProcessTable::infer_mappings() {
 // come from node-level lines). A stream like mpirun's, where workers on several nodes print their own hosts,
 // gives its hosts to nobody else.
 std::set<std::string> ProcessTable::group_host(std::uint32_t group) const {
-    std::set<std::string> hosts = t_.groups[group].hosts;
-    hosts.erase("localhost");
-    if (hosts.size() != 1) return {};
+    std::set<std::string> named = t_.groups[group].hosts;
+    named.erase("localhost");
+    const auto host = one_host(named);
+    if (!host) return {};
+    const std::set<std::string> hosts{*host};
     bool node_stream = t_.groups[group].srun_task.has_value();
     bool ranked_with_host = false;
     for (const auto& [key, ps] : t_.raw_processes) {
