@@ -542,7 +542,7 @@ TEST_CASE("reasoner: a short host name and its full name are one host") {
         "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.11 GiB of which 1.02 GiB is free.\n"
         "Failures:\n  <NO_OTHER_FAILURES>\n"
         "Root Cause (first observed failure):\n[0]:\n  time      : 2024-10-02_11:26:04\n  host      : gpu-7.example.org\n"
-        "  rank      : 1 (local_rank: 1)\n  exitcode  : 1 (pid: 5101)\n"
+        "  rank      : 0 (local_rank: 0)\n  exitcode  : -15 (pid: 5100)\n"
         "============================================================\n";
     const Report r = run({{"node.log", log}});
     const Diagnosis& d = only(r);
