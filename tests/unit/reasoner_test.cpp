@@ -550,3 +550,16 @@ TEST_CASE("reasoner: a short host name and its full name are one host") {
     CHECK(*d.initiating_rank == 1);
     CHECK(d.initiating_host == std::optional<std::string>("gpu-7.example.org"));
 }
+
+TEST_CASE("reasoner: a multi-node launch pointed at localhost is the job's failure") {
+    auto node = [] {
+        return std::string("+ torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint=localhost:29400 train.py\n"
+                           "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError\n");
+    };
+    const Report r = run({{"node-a.out", node()}, {"node-b.out", node()}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "rendezvous-endpoint-local-on-multinode");
+    CHECK(d.rank_not_applicable);
+    CHECK_FALSE(d.undetermined);
+}
