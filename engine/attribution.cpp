@@ -231,6 +231,9 @@ struct Walk {
     // is message text.
     bool inside = false;
     bool glog_seen = false;
+    // The line's rank so far came from a `[rankN]:` prefix (which torchrun's `--role rank` also prints, for the
+    // local rank).
+    bool rank_prefix_seen = false;
 };
 
 void set_time(Attribution& a, const Timestamp& t) {
@@ -268,7 +271,15 @@ std::size_t torch_rank(std::string_view rest, Attribution& a, Walk& walk) {
     if (!starts_with(rest, '[')) return 0;
     std::array<re2::StringPiece, 2> c;
     if (!match_at_start(re, rest, c)) return 0;
-    fill(a.rank, to_number<int>(view(c[1])));
+    const auto n = to_number<int>(view(c[1]));
+    if (walk.rank_prefix_seen && a.rank && n && *a.rank != *n && !a.local_rank) {
+        // `[rank0]:[rank8]:`: doubled prefixes name one rank; two different numbers mean the outer one was
+        // torchrun's `[${role_name}${local_rank}]:` with the role "rank", so it is the local rank.
+        a.local_rank = a.rank;
+        a.rank = n;
+    }
+    fill(a.rank, n);
+    walk.rank_prefix_seen = true;
     walk.inside = true;
     return c[0].size();
 }

@@ -441,3 +441,12 @@ TEST_CASE("attribution: kubectl describe's Key-Words: are not pdsh host prefixes
     CHECK(attribute("DESKTOP-7QK2M: RuntimeError: boom").host == std::optional<std::string>("DESKTOP-7QK2M"));
     CHECK(attribute("worker-1: RuntimeError: boom").host == std::optional<std::string>("worker-1"));
 }
+
+TEST_CASE("attribution: [rank0]:[rank8]: is torchrun's --role rank prefix (local rank 0) before the global rank") {
+    const auto a = attribute("[rank0]:[rank8]:[E1021 04:12:07.318000311 ProcessGroupNCCL.cpp:632] [Rank 8] Watchdog caught collective operation timeout");
+    CHECK(a.rank == std::optional<int>(8));
+    CHECK(a.local_rank == std::optional<int>(0));
+    const auto doubled = attribute("[rank3]:[rank3]: RuntimeError: boom");
+    CHECK(doubled.rank == std::optional<int>(3));
+    CHECK_FALSE(doubled.local_rank);
+}
