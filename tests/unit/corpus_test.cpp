@@ -124,7 +124,10 @@ TEST_CASE("corpus: torchrun-gloo failures are named as labelled") {
         {"2node-sigkill-rank1", "process-killed-sigkill"},  {"sigkill-rank1", "process-killed-sigkill"},
         {"dataloader-rank0", "dataloader-worker-killed"},   {"exception-rank1", "python-exception"},
         {"host-alloc-rank3", "host-memory-allocation-failure"}, {"segv-rank2-noprefix", "process-segfault"}};
-    for (const auto& [name, id] : expected) {
+    for (const auto& labelled : expected) {
+        // Plain references, not a structured binding: clang 14 cannot capture those in doctest's lambdas.
+        const std::string& name = labelled.first;
+        const std::string& id = labelled.second;
         fs::path dir = fs::path(DENPEX_SOURCE_DIR) / "tests/shared-corpus/torchrun-gloo" / name;
         std::ifstream in(dir / "expected.json");
         json want = json::parse(in);
