@@ -82,6 +82,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
     std::size_t open_event = 0;
     int open_lines_left = 0;
     std::optional<Timestamp> last_time;
+    std::uint64_t last_time_line = 0;
     std::string text;
     std::string_view raw;
     bool truncated = false;
@@ -149,7 +150,10 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             }
         }
 
-        if (a.time) last_time = a.time;
+        if (a.time) {
+            last_time = a.time;
+            last_time_line = line_no;
+        }
         if (a.host) g.hosts.insert(*a.host);
         if (!srun.host.empty()) g.hosts.insert(srun.host);
         if (a.rank) t_.ranks_named.insert(*a.rank);
@@ -256,6 +260,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             ev.captures = std::move(hit.captures);
             ev.time = a.time ? a.time : last_time;
             ev.time_exact = a.time.has_value();
+            ev.time_age = static_cast<std::uint32_t>(std::min<std::uint64_t>(line_no - last_time_line, UINT32_MAX));
             // The agent's summary and lines, and srun's own "srun: error: host: task N: ..." report a worker's exit.
             ev.from_launcher = in_summary || el.kind != ElasticLine::Kind::none || !srun.host.empty();
             ev.source = source;

@@ -19,7 +19,22 @@ bool comparable(const Event& a, const Event& b) {
 }  // namespace
 
 std::optional<bool> precedes(const Event& a, const Event& b) {
-    if (a.source == b.source) return a.order < b.order;
+    if (a.source == b.source) {
+        // One file is one clock: two lines that carry their own times are ordered by them (a buffered stdout
+        // line can reach the file after a later stderr line); otherwise by position.
+        if (a.time_exact && b.time_exact && comparable(a, b) && a.time->seconds != b.time->seconds) {
+            // Year-less times more than half a year apart in one file have crossed a New Year: December's is
+            // the earlier one.
+            constexpr double kHalfYear = 182.0 * 86400.0;
+            const bool wrapped = !a.time->has_date && std::abs(a.time->seconds - b.time->seconds) > kHalfYear;
+            return wrapped ? a.time->seconds > b.time->seconds : a.time->seconds < b.time->seconds;
+        }
+        return a.order < b.order;
+    }
+    // Across files a time carried forward from an earlier line only says the line came later than that: it
+    // stands for the line's own time over a traceback's length, not from a start-up banner far above.
+    constexpr std::uint32_t kCarriedLines = 64;
+    if (a.time_age > kCarriedLines || b.time_age > kCarriedLines) return std::nullopt;
     if (!comparable(a, b) || a.time->seconds == b.time->seconds) return std::nullopt;
     return a.time->seconds < b.time->seconds;
 }

@@ -1,8 +1,10 @@
 // Time order of events: when can two log lines be said to have happened one before the other?
 //
-// Contract. Lines of one file are ordered by their position (a file is written in order). Lines of different
-// files are ordered only by dated timestamps (a year is known); glog times (no year) and dmesg uptimes are not
-// compared across files, since hosts' clocks and boots differ and nothing aligns them. Equal times order nothing.
+// Contract. Lines of one file are ordered by their own timestamps when both carry one (one file, one clock; a
+// buffered stdout line can land after a later stderr line), else by their position. Lines of different files are
+// ordered only by dated timestamps (a year is known), a line's own or one carried from at most 64 lines above;
+// glog times (no year) and dmesg uptimes are not compared across files, since hosts' clocks and boots differ and
+// nothing aligns them. Equal times order nothing.
 #pragma once
 
 #include <optional>

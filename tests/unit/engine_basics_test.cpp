@@ -16,6 +16,7 @@
 #include "engine/engine.hpp"
 #include "engine/inputs.hpp"
 #include "engine/version_range.hpp"
+#include "engine/time_order.hpp"
 #include "engine/version_statement.hpp"
 
 using namespace denpex;
@@ -269,4 +270,28 @@ TEST_CASE("inputs: a directory's logs are read, and what is not read is listed w
     CHECK(fs::path(named.files.front().path).filename() == "config.yaml");
     REQUIRE(named.skipped.size() == 1);
     fs::remove_all(dir);
+}
+
+TEST_CASE("time order: own times within a file, New Year in glog times, carried times across files") {
+    auto ev = [](std::uint32_t source, std::uint64_t order, double seconds, bool dated, bool exact, std::uint32_t age = 0) {
+        Event e;
+        e.source = source;
+        e.order = order;
+        e.time = Timestamp{seconds, dated, false, false};
+        e.time_exact = exact;
+        e.time_age = age;
+        return e;
+    };
+    // One file: a buffered line written later but stamped earlier comes first.
+    CHECK(precedes(ev(0, 2, 100.0, true, true), ev(0, 1, 104.0, true, true)) == std::optional<bool>(true));
+    // Without its own time, position decides.
+    CHECK(precedes(ev(0, 2, 100.0, true, false, 3), ev(0, 1, 104.0, true, true)) == std::optional<bool>(false));
+    // Year-less: 31 Dec 23:59:59 is before 1 Jan 00:00:00 of the next year.
+    const double dec31 = 364 * 86400.0 + 86399.0, jan1 = 0.05;
+    CHECK(precedes(ev(0, 1, jan1, false, true), ev(0, 2, dec31, false, true)) == std::optional<bool>(false));
+    // Across files: a dated time carried a few lines down counts; one carried from far above does not.
+    CHECK(precedes(ev(0, 1, 100.0, true, false, 20), ev(1, 1, 104.0, true, true)) == std::optional<bool>(true));
+    CHECK_FALSE(precedes(ev(0, 1, 100.0, true, false, 500), ev(1, 1, 104.0, true, true)));
+    // Year-less times of different files are never compared.
+    CHECK_FALSE(precedes(ev(0, 1, 100.0, false, true), ev(1, 1, 104.0, false, true)));
 }
