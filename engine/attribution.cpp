@@ -568,6 +568,14 @@ void ray_train_marker(std::string_view body, Attribution& a) {
     fill(a.world_size, to_number<int>(view(c[2])));
 }
 
+// A logging format that puts the rank after the level: `INFO [rank5] __main__: ...` (the time was a prefix).
+// Only at the body's start, after at most a level word, so a message that mentions `[rank5]` names nobody.
+void level_rank_marker(std::string_view body, Attribution& a) {
+    static const RE2 re(R"(^(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL) )?\[rank(\d+)\][: ])", pattern_options());
+    std::array<re2::StringPiece, 2> c;
+    if (match_at_start(re, body, c)) fill(a.rank, to_number<int>(view(c[1])));
+}
+
 bool contains(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
 
 // Each marker's regex runs only when a literal it needs is present: a substring search is far cheaper than a
@@ -582,6 +590,7 @@ void scan_body(std::string_view body, Attribution& a) {
     if (contains(body, "local_rank:")) summary_marker(body, a);
     if (contains(body, "Init COMPLETE")) nccl_init_marker(body, a);
     if (contains(body, "[rank=")) ray_train_marker(body, a);
+    if (contains(body.substr(0, 32), "[rank")) level_rank_marker(body, a);
     if (contains(body, "world_size=")) world_size_marker(body, a);
 }
 

@@ -90,8 +90,19 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
             }
             if (key.local_rank) has_local[key.group] = true;
         }
+        // The file's own number agreeing with the one rank it names (train_5.log full of `[rank5]`) says the same.
+        auto trailing_number = [](const std::string& name) -> std::optional<int> {
+            std::string stem = name.substr(name.find_last_of('/') + 1);
+            stem = stem.substr(0, stem.find('.'));
+            std::size_t end = stem.size(), start = end;
+            while (start > 0 && std::isdigit(static_cast<unsigned char>(stem[start - 1]))) --start;
+            if (start == end || end - start > 6) return std::nullopt;
+            return std::stoi(stem.substr(start, end - start));
+        };
         for (std::size_t g = 0; g < t.groups.size(); ++g)
-            if (ranks[g].size() == 1 && !has_local[g] && (t.groups[g].srun_task || ranked[g] * 2 >= total[g]))
+            if (ranks[g].size() == 1 && !has_local[g] &&
+                (t.groups[g].srun_task || ranked[g] * 2 >= total[g] ||
+                 trailing_number(t.groups[g].name) == std::optional<int>(*ranks[g].begin())))
                 sole_rank_[g] = *ranks[g].begin();
     }
 

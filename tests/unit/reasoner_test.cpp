@@ -563,3 +563,21 @@ TEST_CASE("reasoner: a multi-node launch pointed at localhost is the job's failu
     CHECK(d.rank_not_applicable);
     CHECK_FALSE(d.undetermined);
 }
+
+TEST_CASE("reasoner: a per-rank file's unprefixed traceback is that rank's when the file's number agrees") {
+    auto progress = [](int r) {
+        std::string out;
+        for (int i = 0; i < 3; ++i)
+            out += "2024-05-02 19:43:1" + std::to_string(i) + ",623 INFO [rank" + std::to_string(r) + "] __main__: step " +
+                   std::to_string(7338 + i) + " loss 2.13\n";
+        return out;
+    };
+    std::string crash = progress(1) + "2024-05-02 19:44:03,118 ERROR [rank1] __main__: step 7342 failed\n"
+                        "Traceback (most recent call last):\n";
+    for (int i = 0; i < 12; ++i) crash += "  File \"/workspace/llm/train.py\", line " + std::to_string(300 + i) + ", in train_loop\n";
+    crash += "RuntimeError: CUDA error: an illegal memory access was encountered\n";
+    const Report r = run({{"train_0.log", progress(0)}, {"train_1.log", crash}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 1);
+}
