@@ -165,8 +165,9 @@ std::optional<TimeMatch> date_time(std::string_view text) {
     if (open && !close) return std::nullopt;   // `[2024-...` that goes on: not a bracketed timestamp
     const auto month = to_number<unsigned>(view(c[3]));
     if (!month) return std::nullopt;
-    const auto t = dated(view(c[2]), *month, view(c[4]), view(c[5]), view(c[6]), view(c[7]), view(c[8]), view(c[9]));
+    auto t = dated(view(c[2]), *month, view(c[4]), view(c[5]), view(c[6]), view(c[7]), view(c[8]), view(c[9]));
     if (!t) return std::nullopt;
+    t->whole_seconds = !present(c[8]);
     // A `]` we did not open belongs to whatever comes next, not to the timestamp.
     return TimeMatch{*t, c[0].size() - (close && !open ? 1 : 0)};
 }
@@ -197,8 +198,9 @@ std::optional<TimeMatch> ctime_style(std::string_view text) {
     if (open && !close) return std::nullopt;
     const auto month = month_number(view(c[2]));
     if (!month) return std::nullopt;
-    const auto t = dated(view(c[7]), *month, view(c[3]), view(c[4]), view(c[5]), view(c[6]), {}, {});
+    auto t = dated(view(c[7]), *month, view(c[3]), view(c[4]), view(c[5]), view(c[6]), {}, {});
     if (!t) return std::nullopt;
+    t->whole_seconds = true;
     return TimeMatch{*t, c[0].size() - (close && !open ? 1 : 0)};
 }
 

@@ -52,6 +52,9 @@ struct Timestamp {
     // `dmesg -H` style `[  +0.000291]`: `seconds` is the delta since the previous kernel message, not an
     // uptime (`uptime` is also set); such times cannot be ordered against anything by themselves.
     bool relative = false;
+    // Written to the whole second (`dmesg -T`, torchrun's summary, ISO without a fraction): it orders nothing
+    // against a time less than a second away.
+    bool whole_seconds = false;
 };
 
 struct Attribution {

@@ -16,13 +16,19 @@ bool comparable(const Event& a, const Event& b) {
     return a.time->has_date && b.time->has_date;
 }
 
+// A whole-second stamp (dmesg -T, torchrun's summary) against a time within that second orders nothing.
+bool within_resolution(const Event& a, const Event& b) {
+    return (a.time->whole_seconds || b.time->whole_seconds) && std::abs(a.time->seconds - b.time->seconds) < 1.0;
+}
+
 }  // namespace
 
 std::optional<bool> precedes(const Event& a, const Event& b) {
     if (a.source == b.source) {
         // One file is one clock: two lines that carry their own times are ordered by them (a buffered stdout
         // line can reach the file after a later stderr line); otherwise by position.
-        if (a.time_exact && b.time_exact && comparable(a, b) && a.time->seconds != b.time->seconds) {
+        if (a.time_exact && b.time_exact && comparable(a, b) && a.time->seconds != b.time->seconds &&
+            !within_resolution(a, b)) {
             // Year-less times more than half a year apart in one file have crossed a New Year: December's is
             // the earlier one.
             constexpr double kHalfYear = 182.0 * 86400.0;
@@ -35,7 +41,7 @@ std::optional<bool> precedes(const Event& a, const Event& b) {
     // stands for the line's own time over a traceback's length, not from a start-up banner far above.
     constexpr std::uint32_t kCarriedLines = 64;
     if (a.time_age > kCarriedLines || b.time_age > kCarriedLines) return std::nullopt;
-    if (!comparable(a, b) || a.time->seconds == b.time->seconds) return std::nullopt;
+    if (!comparable(a, b) || a.time->seconds == b.time->seconds || within_resolution(a, b)) return std::nullopt;
     return a.time->seconds < b.time->seconds;
 }
 

@@ -457,3 +457,9 @@ TEST_CASE("attribution: a logging format with the rank after the level") {
     // Mentioned inside a message, it names nobody.
     CHECK_FALSE(attribute("2024-05-02 19:43:12,623 INFO __main__: waiting for [rank5] to finish").rank);
 }
+
+TEST_CASE("attribution: times written to the whole second say so") {
+    CHECK(attribute("[Thu Mar  7 14:22:51 2024] NVRM: Xid (PCI:0000:b7:00): 79").time->whole_seconds);
+    CHECK(attribute("2024-05-02T19:44:12Z rank 3 failed").time->whole_seconds);
+    CHECK_FALSE(attribute("2024-05-02 19:44:12,118 INFO step").time->whole_seconds);
+}

@@ -294,4 +294,9 @@ TEST_CASE("time order: own times within a file, New Year in glog times, carried 
     CHECK_FALSE(precedes(ev(0, 1, 100.0, true, false, 500), ev(1, 1, 104.0, true, true)));
     // Year-less times of different files are never compared.
     CHECK_FALSE(precedes(ev(0, 1, 100.0, false, true), ev(1, 1, 104.0, false, true)));
+    // A whole-second stamp (dmesg -T) orders nothing within its second, and does beyond it.
+    Event whole = ev(0, 1, 100.0, true, true);
+    whole.time->whole_seconds = true;
+    CHECK_FALSE(precedes(whole, ev(1, 1, 100.45, true, true)));
+    CHECK(precedes(whole, ev(1, 1, 101.2, true, true)) == std::optional<bool>(true));
 }
