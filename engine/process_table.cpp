@@ -213,6 +213,11 @@ bool ProcessTable::on_foreign_gpu(const Event& e) const {
     auto bus = bus_id_of_pci(pci->second);
     auto n = to_number<long>(pid->second);
     if (!bus || !n) return false;
+    // The job's GPUs must be known where the line comes from: its own host's NCCL lines, or, when the line
+    // names no host, a job whose NCCL lines all come from one host.
+    std::set<std::string> nccl_hosts;
+    for (const auto& [host_bus, rank] : t_.bus_to_rank) nccl_hosts.insert(host_bus.first);
+    if (e.host ? !nccl_hosts.count(*e.host) : nccl_hosts.size() != 1) return false;
     for (const auto& [host_bus, rank] : t_.bus_to_rank)
         if (host_bus.second == *bus) return false;
     for (const auto& [host_pid, rank] : t_.host_pid_to_rank)
