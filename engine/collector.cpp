@@ -82,7 +82,11 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
     std::size_t open_event = 0;
     int open_lines_left = 0;
     std::optional<Timestamp> last_time;
+    // Events of this file whose time was carried from an earlier line, waiting for the next stamp to bound it.
+    std::vector<std::size_t> awaiting_stamp;
     std::uint64_t last_time_line = 0;
+    // Each writer's latest stamp in this file: the record a process logs right before its traceback dates it.
+    std::map<RawKey, std::pair<Timestamp, std::uint64_t>> writer_time;
     std::string text;
     std::string_view raw;
     bool truncated = false;
@@ -151,8 +155,16 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         }
 
         if (a.time) {
+            for (std::size_t slot : awaiting_stamp) {
+                Event& carried = t_.events[slot];
+                if (carried.source == source && !carried.time_exact && !carried.time_before && carried.time &&
+                    carried.time->has_date == a.time->has_date && carried.time->uptime == a.time->uptime)
+                    carried.time_before = a.time->seconds;
+            }
+            awaiting_stamp.clear();
             last_time = a.time;
             last_time_line = line_no;
+            writer_time[writer] = {*a.time, line_no};
         }
         if (a.host) g.hosts.insert(*a.host);
         if (!srun.host.empty()) g.hosts.insert(srun.host);
@@ -261,6 +273,12 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             ev.time = a.time ? a.time : last_time;
             ev.time_exact = a.time.has_value();
             ev.time_age = static_cast<std::uint32_t>(std::min<std::uint64_t>(line_no - last_time_line, UINT32_MAX));
+            if (!a.time)
+                if (auto w = writer_time.find(writer); w != writer_time.end()) {
+                    ev.time = w->second.first;
+                    ev.time_age = static_cast<std::uint32_t>(std::min<std::uint64_t>(line_no - w->second.second, UINT32_MAX));
+                    ev.time_from_writer = true;
+                }
             // The agent's summary and lines, and srun's own "srun: error: host: task N: ..." report a worker's exit.
             ev.from_launcher = in_summary || el.kind != ElasticLine::Kind::none || !srun.host.empty();
             ev.source = source;
@@ -288,6 +306,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
                 t_.events[last_slot] = std::move(ev);
             }
             ++count;
+            if (!t_.events[slot].time_exact && t_.events[slot].time) awaiting_stamp.push_back(slot);
             if (!names_subject && sig->role != Role::context) {
                 open_event = slot;
                 open_lines_left = kSubjectFieldLines;

@@ -37,12 +37,23 @@ std::optional<bool> precedes(const Event& a, const Event& b) {
         }
         return a.order < b.order;
     }
-    // Across files a time carried forward from an earlier line only says the line came later than that: it
-    // stands for the line's own time over a traceback's length, not from a start-up banner far above.
-    constexpr std::uint32_t kCarriedLines = 64;
-    if (a.time_age > kCarriedLines || b.time_age > kCarriedLines) return std::nullopt;
+    // Across files a line without its own time happened between the stamps around it: one line is before
+    // another only when its latest possible time is before the other's earliest (a start-up banner far above
+    // says little; a log line just before a traceback says much).
     if (!comparable(a, b) || a.time->seconds == b.time->seconds || within_resolution(a, b)) return std::nullopt;
-    return a.time->seconds < b.time->seconds;
+    auto latest = [](const Event& e) -> std::optional<double> {
+        if (e.time_exact) return e.time->seconds;
+        // The same process's record a traceback's length above dates the traceback ("ERROR step 1201 failed").
+        constexpr std::uint32_t kCarriedLines = 64;
+        if (e.time_from_writer && e.time_age <= kCarriedLines) return e.time->seconds;
+        if (e.time_before) return e.time_before;
+        // No later stamp (the file ends in this traceback): a stamp close above still stands for it.
+        if (e.time_age <= kCarriedLines) return e.time->seconds;
+        return std::nullopt;
+    };
+    if (auto la = latest(a); la && *la < b.time->seconds) return true;
+    if (auto lb = latest(b); lb && *lb < a.time->seconds) return false;
+    return std::nullopt;
 }
 
 std::optional<double> seconds_between(const Event& a, const Event& b) {

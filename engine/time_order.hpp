@@ -2,7 +2,8 @@
 //
 // Contract. Lines of one file are ordered by their own timestamps when both carry one (one file, one clock; a
 // buffered stdout line can land after a later stderr line), else by their position. Lines of different files are
-// ordered only by dated timestamps (a year is known), a line's own or one carried from at most 64 lines above;
+// ordered only by dated timestamps (a year is known); a line without its own time lies between the stamps
+// around it in its file, and is before another line only when that whole span is;
 // glog times (no year) and dmesg uptimes are not compared across files, since hosts' clocks and boots differ and
 // nothing aligns them. Equal times order nothing.
 #pragma once

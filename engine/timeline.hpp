@@ -43,7 +43,11 @@ struct Event {
     std::map<std::string, std::string> captures;
     std::optional<Timestamp> time;      // the line's own time, or the last one seen before it in its file
     bool time_exact = false;
+    // For a time carried from an earlier line: the time of the next stamped line of the same file, so the line
+    // happened within [time, time_before]. Unset while no later stamp is known.
+    std::optional<double> time_before;
     std::uint32_t time_age = 0;         // lines since the line whose time this is (0 when it is the line's own)
+    bool time_from_writer = false;      // carried from the same writer's own earlier line (its log record)
     bool from_launcher = false;         // a line of torchrun's summary about this worker, not the worker's own
     std::uint32_t source = 0;
     std::uint64_t order = 0;            // global reading order

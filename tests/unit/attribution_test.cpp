@@ -454,6 +454,8 @@ TEST_CASE("attribution: [rank0]:[rank8]: is torchrun's --role rank prefix (local
 TEST_CASE("attribution: a logging format with the rank after the level") {
     const auto a = attribute("2024-05-02 19:43:12,623 ERROR [rank5] __main__: step 7339 failed");
     CHECK(a.rank == std::optional<int>(5));
+    CHECK(attribute("[default1]:2024-06-11T14:20:05.512+02:00 [ERROR] [rank9] trainer: exception in step 1201").rank ==
+          std::optional<int>(9));
     // Mentioned inside a message, it names nobody.
     CHECK_FALSE(attribute("2024-05-02 19:43:12,623 INFO __main__: waiting for [rank5] to finish").rank);
 }

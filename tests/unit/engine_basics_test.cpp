@@ -273,25 +273,37 @@ TEST_CASE("inputs: a directory's logs are read, and what is not read is listed w
 }
 
 TEST_CASE("time order: own times within a file, New Year in glog times, carried times across files") {
-    auto ev = [](std::uint32_t source, std::uint64_t order, double seconds, bool dated, bool exact, std::uint32_t age = 0) {
+    auto ev = [](std::uint32_t source, std::uint64_t order, double seconds, bool dated, bool exact,
+                 std::optional<double> before = std::nullopt, std::uint32_t age = 500) {
         Event e;
         e.source = source;
         e.order = order;
         e.time = Timestamp{seconds, dated, false, false};
         e.time_exact = exact;
-        e.time_age = age;
+        e.time_before = before;
+        e.time_age = exact ? 0 : age;
         return e;
     };
     // One file: a buffered line written later but stamped earlier comes first.
     CHECK(precedes(ev(0, 2, 100.0, true, true), ev(0, 1, 104.0, true, true)) == std::optional<bool>(true));
     // Without its own time, position decides.
-    CHECK(precedes(ev(0, 2, 100.0, true, false, 3), ev(0, 1, 104.0, true, true)) == std::optional<bool>(false));
+    CHECK(precedes(ev(0, 2, 100.0, true, false, 101.0), ev(0, 1, 104.0, true, true)) == std::optional<bool>(false));
     // Year-less: 31 Dec 23:59:59 is before 1 Jan 00:00:00 of the next year.
     const double dec31 = 364 * 86400.0 + 86399.0, jan1 = 0.05;
     CHECK(precedes(ev(0, 1, jan1, false, true), ev(0, 2, dec31, false, true)) == std::optional<bool>(false));
-    // Across files: a dated time carried a few lines down counts; one carried from far above does not.
-    CHECK(precedes(ev(0, 1, 100.0, true, false, 20), ev(1, 1, 104.0, true, true)) == std::optional<bool>(true));
-    CHECK_FALSE(precedes(ev(0, 1, 100.0, true, false, 500), ev(1, 1, 104.0, true, true)));
+    // Across files: a line between stamps 100 and 101 is before one stamped 104; between 100 and 106 it is not
+    // known; with no later stamp at all, neither.
+    CHECK(precedes(ev(0, 1, 100.0, true, false, 101.0), ev(1, 1, 104.0, true, true)) == std::optional<bool>(true));
+    CHECK_FALSE(precedes(ev(0, 1, 100.0, true, false, 106.0), ev(1, 1, 104.0, true, true)));
+    CHECK_FALSE(precedes(ev(0, 1, 100.0, true, false), ev(1, 1, 104.0, true, true)));
+    CHECK(precedes(ev(1, 1, 104.0, true, true), ev(0, 1, 100.0, true, false, 106.0)) == std::nullopt);
+    CHECK(precedes(ev(1, 1, 99.0, true, true), ev(0, 1, 100.0, true, false)) == std::optional<bool>(true));
+    // The same process's record just above dates its traceback, even when the file's next stamp is later.
+    Event dated_by_writer = ev(0, 1, 100.0, true, false, 104.5, 12);
+    dated_by_writer.time_from_writer = true;
+    CHECK(precedes(dated_by_writer, ev(1, 1, 104.0, true, true)) == std::optional<bool>(true));
+    // A file that ends in the traceback: a stamp a few lines above still stands for it.
+    CHECK(precedes(ev(0, 1, 100.0, true, false, std::nullopt, 20), ev(1, 1, 104.0, true, true)) == std::optional<bool>(true));
     // Year-less times of different files are never compared.
     CHECK_FALSE(precedes(ev(0, 1, 100.0, false, true), ev(1, 1, 104.0, false, true)));
     // A whole-second stamp (dmesg -T) orders nothing within its second, and does beyond it.
