@@ -395,7 +395,7 @@ std::string entry_page(const KnowledgeBase& kb, const PageNames& names, const En
         if (s.torch) h.raw(" <span class=\"cond\">implies PyTorch ").text(s.torch->str()).raw("</span>");
         if (s.launcher) h.raw(" <span class=\"cond\">launcher ").text(*s.launcher).raw("</span>");
         if (s.fallback) h.raw(" <span class=\"cond\">fallback: only when no specific signature matches</span>");
-        if (s.failure_start) h.raw(" <span class=\"cond\">marks the start of a failure report</span>");
+        if (s.mark == Mark::failure_start) h.raw(" <span class=\"cond\">marks the start of a failure report</span>");
         h.raw("</div>\n<div>Pattern (RE2): <code>").text(s.pattern).raw("</code></div>\n");
         h.raw("<div>Source: ").text(s.source).raw("</div>\n");
         if (!s.examples.empty()) {

@@ -226,19 +226,19 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             // Two signatures of one entry on one line are one event (hits come grouped by entry).
             if (sig->entry == previous_entry) continue;
             previous_entry = sig->entry;
-            if (sig->survived_report) {
+            if (sig->mark == Mark::survived_report) {
                 survived_open_[key] = kSurvivedReportLines;
                 continue;
             }
-            if (sig->handled_record) handled_record_at_[key] = line_no;
-            if (sig->chain_link && survived == survived_open_.end()) {
+            if (sig->mark == Mark::handled_record) handled_record_at_[key] = line_no;
+            if (sig->mark == Mark::chain_link && survived == survived_open_.end()) {
                 if (auto c = survived_closed_at_.find(key); c != survived_closed_at_.end() && line_no - c->second <= 3) {
                     survived_open_[key] = kSurvivedReportLines;
                     survived = survived_open_.find(key);
                     continue;
                 }
             }
-            if (sig->failure_start && survived == survived_open_.end()) {
+            if (sig->mark == Mark::failure_start && survived == survived_open_.end()) {
                 // A traceback right below a WARNING/INFO record is the exception that record logged and handled.
                 if (auto h = handled_record_at_.find(key); h != handled_record_at_.end() && line_no - h->second <= 2) {
                     survived_open_[key] = kSurvivedReportLines;
@@ -246,18 +246,18 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
                     continue;
                 }
             }
-            if (sig->names_next_report) {
+            if (sig->mark == Mark::names_next_report) {
                 RawKey subject{writer.group, std::nullopt, std::nullopt, std::nullopt};
                 if (auto r = hit.captures.find("rank"); r != hit.captures.end()) subject.rank = to_number<int>(r->second);
                 else if (auto l = hit.captures.find("local_rank"); l != hit.captures.end())
                     subject.local_rank = to_number<int>(l->second);
                 if (subject.rank || subject.local_rank) forwarded_open_[writer] = {subject, kSurvivedReportLines};
             }
-            if (forwarded && sig->role == Role::initiating && !sig->failure_start) forwarded_ends = true;
-            if (survived != survived_open_.end() && (sig->role != Role::context || sig->failure_start)) {
+            if (forwarded && sig->role == Role::initiating && sig->mark != Mark::failure_start) forwarded_ends = true;
+            if (survived != survived_open_.end() && (sig->role != Role::context || sig->mark == Mark::failure_start)) {
                 // Inside "Exception ignored in:" / "Exception in thread": the process went on, whatever the
                 // exception was. Its line ends the report; the traceback header before it is part of it.
-                if (!sig->failure_start) survived_ends = true;
+                if (sig->mark != Mark::failure_start) survived_ends = true;
                 continue;
             }
             if (sig->torch) {
@@ -270,15 +270,21 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             ev.role = sig->role;
             ev.evidence = {name, line_no, evidence_text(text)};
             ev.captures = std::move(hit.captures);
-            ev.time = a.time ? a.time : last_time;
+            // A line without its own time takes its writer's latest stamp, else the file's.
+            auto lines_since = [&](std::uint64_t stamped) {
+                return static_cast<std::uint32_t>(std::min<std::uint64_t>(line_no - stamped, UINT32_MAX));
+            };
             ev.time_exact = a.time.has_value();
-            ev.time_age = static_cast<std::uint32_t>(std::min<std::uint64_t>(line_no - last_time_line, UINT32_MAX));
-            if (!a.time)
-                if (auto w = writer_time.find(writer); w != writer_time.end()) {
-                    ev.time = w->second.first;
-                    ev.time_age = static_cast<std::uint32_t>(std::min<std::uint64_t>(line_no - w->second.second, UINT32_MAX));
-                    ev.time_from_writer = true;
-                }
+            if (a.time) {
+                ev.time = a.time;
+            } else if (auto w = writer_time.find(writer); w != writer_time.end()) {
+                ev.time = w->second.first;
+                ev.time_age = lines_since(w->second.second);
+                ev.time_from_writer = true;
+            } else {
+                ev.time = last_time;
+                ev.time_age = lines_since(last_time_line);
+            }
             // The agent's summary and lines, and srun's own "srun: error: host: task N: ..." report a worker's exit.
             ev.from_launcher = in_summary || el.kind != ElasticLine::Kind::none || !srun.host.empty();
             ev.source = source;

@@ -205,15 +205,18 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
             sig.torch = r.range(s, "torch", "signature " + sig.id + ": ");
             if (auto l = s.find("launcher"); l != s.end() && l->is_string()) sig.launcher = l->get<std::string>();
             if (auto fb = s.find("fallback"); fb != s.end() && fb->is_boolean()) sig.fallback = fb->get<bool>();
+            if (auto w = s.find("on_warning_lines"); w != s.end() && w->is_boolean()) sig.on_warning_lines = w->get<bool>();
             if (auto m = s.find("marks"); m != s.end()) {
-                if (m->is_string() && m->get<std::string>() == "failure-start") sig.failure_start = true;
-                else if (m->is_string() && m->get<std::string>() == "survived-report") sig.survived_report = true;
-                else if (m->is_string() && m->get<std::string>() == "names-next-report") sig.names_next_report = true;
-                else if (m->is_string() && m->get<std::string>() == "benign-line") sig.benign_line = true;
-                else if (m->is_string() && m->get<std::string>() == "handled-record") sig.handled_record = true;
-                else if (m->is_string() && m->get<std::string>() == "chain-link") sig.chain_link = true;
-                else r.problem("signature " + sig.id + ": \"marks\" must be \"failure-start\", \"survived-report\", "
-                               "\"names-next-report\", \"benign-line\", \"handled-record\" or \"chain-link\"");
+                static const std::pair<const char*, Mark> kMarks[] = {
+                    {"failure-start", Mark::failure_start},     {"survived-report", Mark::survived_report},
+                    {"names-next-report", Mark::names_next_report}, {"benign-line", Mark::benign_line},
+                    {"handled-record", Mark::handled_record},   {"chain-link", Mark::chain_link}};
+                std::string known;
+                for (const auto& [name, mark] : kMarks) {
+                    if (m->is_string() && m->get<std::string>() == name) sig.mark = mark;
+                    known += std::string(known.empty() ? "" : ", ") + "\"" + name + "\"";
+                }
+                if (sig.mark == Mark::none) r.problem("signature " + sig.id + ": \"marks\" must be one of " + known);
             }
             sig.examples = r.strings(s, "examples", true);
             sig.source = r.str(s, "source");

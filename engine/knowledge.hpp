@@ -38,6 +38,29 @@ struct FixItem {
 
 struct Entry;
 
+// A signature's "marks": what its line says about the lines after it, beyond its role.
+enum class Mark {
+    none,
+    // "failure-start": the line opens a failure report whose kind comes later (a traceback header), so a process
+    // showing only this line failed in a way the logs cut off.
+    failure_start,
+    // "survived-report": the line opens a report of an error its process went on after (Python's "Exception
+    // ignored in:", "Exception in thread ...:"); the traceback and exception below it are not a failure.
+    survived_report,
+    // "names-next-report": the line names, by its `local_rank` or `rank` capture, the worker whose report the same
+    // writer prints next (mp.spawn's "-- Process 1 terminated with the following error:").
+    names_next_report,
+    // "benign-line": the line is a warning the program went on after (Python's `file.py:12: UserWarning:`); no
+    // failure signature counts on it, whatever words the warning quotes.
+    benign_line,
+    // "handled-record": a WARNING or ERROR record that says it retries or goes on; a traceback that starts right
+    // after it is the handled exception the record carries (`exc_info=True`), not a failure.
+    handled_record,
+    // "chain-link": Python's "During handling of the above exception, another exception occurred:"; right after a
+    // survived report, the chained traceback below belongs to it too.
+    chain_link,
+};
+
 struct Signature {
     std::string id;
     Role role = Role::context;
@@ -45,24 +68,11 @@ struct Signature {
     std::optional<VersionRange> torch;
     std::optional<std::string> launcher;
     bool fallback = false;
-    // "marks": "failure-start": the line opens a failure report whose kind comes later (a traceback header),
-    // so a process showing only this line failed in a way the logs cut off.
-    bool failure_start = false;
-    // "marks": "survived-report": the line opens a report of an error its process went on after (Python's
-    // "Exception ignored in:", "Exception in thread ...:"); the traceback and exception below it are not a failure.
-    bool survived_report = false;
-    // "marks": "names-next-report": the line names, by its `local_rank` or `rank` capture, the worker whose
-    // report the same writer prints next (mp.spawn's "-- Process 1 terminated with the following error:").
-    bool names_next_report = false;
-    // "marks": "benign-line": the line is a warning the program went on after (Python's `file.py:12: UserWarning:`);
-    // no failure signature counts on it, whatever words the warning quotes.
-    bool benign_line = false;
-    // "marks": "handled-record": a log record below ERROR (`WARNING ... failed, retrying`); a traceback that
-    // starts right after it is the handled exception the record carries (`exc_info=True`), not a failure.
-    bool handled_record = false;
-    // "marks": "chain-link": Python's "During handling of the above exception, another exception occurred:" —
-    // right after a survived report, the chained traceback below belongs to it too.
-    bool chain_link = false;
+    // "on_warning_lines": true: the message reaches the log as a Python warning (CUDA's "Error 802" at init), so
+    // it counts even on a line a "benign-line" signature marks as a warning.
+    bool on_warning_lines = false;
+    // "marks": how the line changes the reading of what follows it (at most one per signature).
+    Mark mark = Mark::none;
     std::vector<std::string> examples;
     std::string source;
     std::shared_ptr<const re2::RE2> regex;   // compiled once at load time

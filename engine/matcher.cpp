@@ -41,7 +41,7 @@ std::vector<Hit> Matcher::match(std::string_view text) const {
     std::sort(ids.begin(), ids.end());
     bool any_specific = std::any_of(ids.begin(), ids.end(), [&](int i) { return !signatures_[i]->fallback; });
     // A warning line quoting an error's words ("UserWarning: Plan failed with a cudnnException") is no failure.
-    bool benign = std::any_of(ids.begin(), ids.end(), [&](int i) { return signatures_[i]->benign_line; });
+    bool benign = std::any_of(ids.begin(), ids.end(), [&](int i) { return signatures_[i]->mark == Mark::benign_line; });
     // An entry that refines another (fragmentation OOM refines OOM) takes the line from it.
     auto refined = [&](const Entry* e) {
         return std::any_of(ids.begin(), ids.end(), [&](int j) {
@@ -52,7 +52,7 @@ std::vector<Hit> Matcher::match(std::string_view text) const {
     for (int i : ids) {
         const Signature* s = signatures_[static_cast<std::size_t>(i)];
         if (s->fallback && any_specific) continue;
-        if (benign && s->role != Role::context) continue;
+        if (benign && s->role != Role::context && !s->on_warning_lines) continue;
         if (refined(s->entry)) continue;
         Hit h;
         h.signature = s;

@@ -31,21 +31,34 @@ std::string Process::name() const {
 
 namespace {
 
-// The one host a set of names is, if it is one: `hgx-022` from NCCL's prefix and `hgx-022.cluster.internal`
-// from torchrun's summary are the same machine, and the fullest name is kept. IPv4 addresses are compared whole.
+// `hgx-022` (NCCL's prefix) and `hgx-022.cluster.internal` (torchrun's summary) name one machine; an IPv4
+// address is compared whole.
+std::string_view short_host_name(std::string_view h) {
+    const bool ip = h.find_first_not_of("0123456789.") == std::string_view::npos;
+    return ip ? h : h.substr(0, h.find('.'));
+}
+
+// The one host a set of names is, if it is one; the fullest name is kept.
 std::optional<std::string> one_host(const std::set<std::string>& hosts) {
     if (hosts.empty()) return std::nullopt;
-    auto short_name = [](const std::string& h) {
-        const bool ip = h.find_first_not_of("0123456789.") == std::string::npos;
-        return ip ? h : h.substr(0, h.find('.'));
-    };
-    const std::string first = short_name(*hosts.begin());
+    const std::string_view first = short_host_name(*hosts.begin());
     const std::string* fullest = &*hosts.begin();
     for (const std::string& h : hosts) {
-        if (short_name(h) != first) return std::nullopt;
+        if (short_host_name(h) != first) return std::nullopt;
         if (h.size() > fullest->size()) fullest = &h;
     }
     return *fullest;
+}
+
+// The number a file's name ends in (`train_5.log` -> 5): not a rank by itself (see path_hints), but it can
+// agree with the one rank the file's lines name.
+std::optional<int> trailing_number(std::string_view name) {
+    std::string_view stem = name.substr(name.find_last_of('/') + 1);
+    stem = stem.substr(0, stem.find('.'));
+    std::size_t start = stem.size();
+    while (start > 0 && std::isdigit(static_cast<unsigned char>(stem[start - 1]))) --start;
+    if (start == stem.size() || stem.size() - start > 6) return std::nullopt;
+    return to_number<int>(stem.substr(start));
 }
 
 }  // namespace
@@ -91,14 +104,6 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
             if (key.local_rank) has_local[key.group] = true;
         }
         // The file's own number agreeing with the one rank it names (train_5.log full of `[rank5]`) says the same.
-        auto trailing_number = [](const std::string& name) -> std::optional<int> {
-            std::string stem = name.substr(name.find_last_of('/') + 1);
-            stem = stem.substr(0, stem.find('.'));
-            std::size_t end = stem.size(), start = end;
-            while (start > 0 && std::isdigit(static_cast<unsigned char>(stem[start - 1]))) --start;
-            if (start == end || end - start > 6) return std::nullopt;
-            return std::stoi(stem.substr(start, end - start));
-        };
         for (std::size_t g = 0; g < t.groups.size(); ++g)
             if (ranks[g].size() == 1 && !has_local[g] &&
                 (t.groups[g].srun_task || ranked[g] * 2 >= total[g] ||
@@ -394,11 +399,10 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
 // different ranks (several nodes' agents in one file) needs the line's host to tell them apart.
 std::optional<int> ProcessTable::rank_of_summary_pid(std::uint32_t group, long pid,
                                                      const std::optional<std::string>& host) const {
-    auto short_name = [](std::string_view h) { return h.substr(0, h.find('.')); };
     std::optional<int> found;
     for (const ExitRecord& x : t_.exits) {
         if (x.group != group || !x.pid || *x.pid != pid || !x.rank) continue;
-        if (host && x.host && short_name(*host) != short_name(*x.host)) continue;
+        if (host && x.host && short_host_name(*host) != short_host_name(*x.host)) continue;
         if (found && *found != *x.rank) return std::nullopt;
         found = x.rank;
     }

@@ -257,7 +257,7 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
             const Event* e = p->first_initiating();
             if (!e) {   // failed at once, but the kind is cut off: show where its report starts
                 for (const Event* m : p->events)
-                    if (m->signature->failure_start) { e = m; break; }
+                    if (m->signature->mark == Mark::failure_start) { e = m; break; }
                 if (p->rank) unknown_kind.push_back(*p->rank);
             }
             if (e && d.evidence.size() < 4) d.evidence.push_back(evidence_of(*e));

@@ -117,7 +117,7 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
         for (const Process& q : table.processes()) {
             if (&q == p || !q.rank || !q.collateral.empty() || q.first_initiating()) continue;
             for (const Event* e : q.events) {
-                if (!e->signature->failure_start) continue;
+                if (e->signature->mark != Mark::failure_start) continue;
                 auto gap = seconds_between(*first(p), *e);
                 bool close = (e->source == first(p)->source && e->order > first(p)->order &&
                               e->evidence.line - first(p)->evidence.line <= kConcurrentLines) ||

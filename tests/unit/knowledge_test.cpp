@@ -89,7 +89,9 @@ TEST_CASE("knowledge: each example matches its own signature and no unrelated en
                     const Signature& hit = *h.signature;
                     // A plain context line names no failure (it only keeps fallbacks off the line): any entry may
                     // share it. Marked context lines change what follows them, so they count.
-                    if (hit.role == Role::context && !hit.failure_start && !hit.survived_report) continue;
+                    if (hit.role == Role::context && hit.mark == Mark::none) continue;
+                    // A warning-line mark leaves a signature alone that says it counts on warning lines.
+                    if (hit.mark == Mark::benign_line && s.on_warning_lines) continue;
                     const Entry& other = *hit.entry;
                     CHECK_MESSAGE(kb.related(*e, other), "also claimed by unrelated entry " << other.id << " ("
                                                                                            << h.signature->id << ")");

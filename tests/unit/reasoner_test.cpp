@@ -581,3 +581,14 @@ TEST_CASE("reasoner: a per-rank file's unprefixed traceback is that rank's when 
     REQUIRE(d.initiating_rank);
     CHECK(*d.initiating_rank == 1);
 }
+
+TEST_CASE("reasoner: a message that arrives as a Python warning still counts when its signature says so") {
+    const std::string line =
+        "[rank0]: /usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:128: UserWarning: CUDA initialization: "
+        "Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that "
+        "might have already set an error? Error 802: system not yet initialized\n";
+    const Report r = run({{"node.log", line}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "cuda-system-not-ready");
+}
