@@ -103,6 +103,8 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         }
         normalize(raw, text);
         if (text.empty()) continue;
+        // Ray's deduplication note was cut off: this line stands for other workers' identical lines too.
+        if (text.size() < raw.size() && raw.ends_with(" across cluster]")) t_.deduplicated = true;
 
         if (open_lines_left > 0) {
             --open_lines_left;

@@ -88,4 +88,9 @@ std::string host_of_peer(std::string_view peer) {
     return host;
 }
 
+std::string_view short_host_name(std::string_view h) {
+    const bool ip = h.find_first_not_of("0123456789.") == std::string_view::npos;
+    return ip ? h : h.substr(0, h.find('.'));
+}
+
 }  // namespace denpex

@@ -41,5 +41,9 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out);
 
 // "10.37.152.61<48217>" / "[10.0.0.5]:4010" / "gpu-b12<50324>" -> the host part; empty when none or loopback.
 std::string host_of_peer(std::string_view peer);
+// `hgx-022` (NCCL's prefix) and `hgx-022.cluster.internal` (torchrun's summary) name one machine; an IPv4
+// address is compared whole.
+std::string_view short_host_name(std::string_view h);
+inline bool same_host(std::string_view a, std::string_view b) { return short_host_name(a) == short_host_name(b); }
 
 }  // namespace denpex

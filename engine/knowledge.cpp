@@ -148,6 +148,10 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
         e->scope = r.str(j, "scope");
         if (e->scope != "rank" && e->scope != "job") r.problem("\"scope\" must be \"rank\" or \"job\"");
     }
+    if (j.contains("ends_from_outside")) {
+        if (!j["ends_from_outside"].is_boolean()) r.problem("\"ends_from_outside\" must be true or false");
+        else e->ends_from_outside = j["ends_from_outside"].get<bool>();
+    }
     if (!e->category.empty() && !one_of(e->category, std::begin(kCategories), std::end(kCategories)))
         r.problem("unknown category \"" + e->category + "\"");
     if (!e->severity.empty() && !one_of(e->severity, std::begin(kSeverities), std::end(kSeverities)))

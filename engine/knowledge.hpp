@@ -99,6 +99,10 @@ struct Entry {
     // "job": a failure of the whole job, not of one rank (a port already in use, the scheduler's time limit,
     // ranks disagreeing on a collective): it never has an initiating rank.
     std::string scope = "rank";
+    // "ends_from_outside": true: the entry is a process or job ended from outside (the scheduler's limit, a
+    // cancellation, a kill signal, the agent's signal). After the ranks had begun to stall it is the stall's
+    // consequence (the teardown), never its cause.
+    bool ends_from_outside = false;
     std::vector<Signature> signatures;
     std::string origin;    // "builtin" or the file it was loaded from
 };

@@ -1,5 +1,6 @@
 #include "engine/process_table.hpp"
 
+#include "engine/job_topology.hpp"
 #include "engine/re2_captures.hpp"
 
 #include <algorithm>
@@ -30,13 +31,6 @@ std::string Process::name() const {
 }
 
 namespace {
-
-// `hgx-022` (NCCL's prefix) and `hgx-022.cluster.internal` (torchrun's summary) name one machine; an IPv4
-// address is compared whole.
-std::string_view short_host_name(std::string_view h) {
-    const bool ip = h.find_first_not_of("0123456789.") == std::string_view::npos;
-    return ip ? h : h.substr(0, h.find('.'));
-}
 
 // The one host a set of names is, if it is one; the fullest name is kept.
 std::optional<std::string> one_host(const std::set<std::string>& hosts) {
@@ -179,12 +173,25 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         // launcher's own lines do not count: unprefixed worker output shares a process with them.
         // Likewise a launcher's report that the worker died (Ray's ActorDiedError naming its pid) when the worker
         // itself shows why: its own collateral error ended it.
+        // In one stream an exception wraps only the collateral error of its own report: a traceback header between
+        // them starts another report, which in unprefixed output may be another worker's (a KeyError's traceback,
+        // then three peers' "Connection closed" tracebacks).
+        auto wraps_collateral = [&p](const Event* e) {
+            return std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(), [&](const Event* c) {
+                if (c->signature->entry->category == "Launcher") return false;
+                if (c->source != e->source) return true;
+                const auto [lo, hi] = std::minmax(c->order, e->order);
+                return std::none_of(p.events.begin(), p.events.end(), [&](const Event* m) {
+                    return m->signature->mark == Mark::failure_start && m->source == e->source && m->order > lo &&
+                           m->order <= hi;
+                });
+            });
+        };
+        std::erase_if(p.generic_initiating, wraps_collateral);
         if (std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(),
-                        [](const Event* e) { return e->signature->entry->category != "Launcher"; })) {
-            p.generic_initiating.clear();
+                        [](const Event* e) { return e->signature->entry->category != "Launcher"; }))
             std::erase_if(p.specific_initiating,
                           [](const Event* e) { return e->signature->entry->category == "Launcher"; });
-        }
         if (p.hosts.empty()) p.hosts = group_host(p.group);
         if (p.pid && t.groups[p.group].sigterm_pids.count(*p.pid)) p.sigterm_by_agent = true;
     }

@@ -11,6 +11,7 @@
 #include "engine/job_topology.hpp"
 #include "engine/process_table.hpp"
 #include "engine/fix_advice.hpp"
+#include "engine/job_model.hpp"
 #include "engine/strategies.hpp"
 #include "engine/time_order.hpp"
 #include "engine/wording.hpp"
@@ -51,7 +52,6 @@ std::vector<std::string> search_terms(const std::vector<const Entry*>& entries) 
     return out;
 }
 
-Evidence evidence_of(const Event& e) { return e.evidence; }
 
 int severity_level(const Entry& e) {
     if (e.severity == "critical") return 3;
@@ -93,6 +93,376 @@ std::string describe_absent_hosts(const ProcessTable& table, const Timeline& t, 
     return s;
 }
 
+// Everything the explanation reads: the model, the decision, and where they came from.
+struct Context {
+    const Timeline& t;
+    const KnowledgeBase& kb;
+    const ProcessTable& table;
+    const JobModel& m;
+    const Decision& decision;
+    std::set<const Event*> ignored;        // consequences of the stall: never a cause
+    std::set<const Entry*> collateral_kinds;
+
+    // A process's first error that is not a consequence of the stall.
+    const Event* first_cause(const Process& p) const {
+        for (const auto* list : {&p.specific_initiating, &p.generic_initiating})
+            for (const Event* e : *list)
+                if (!ignored.count(e)) return e;
+        return nullptr;
+    }
+};
+
+void add_evidence(Diagnosis& d, const Evidence& e) {
+    bool dup = std::any_of(d.evidence.begin(), d.evidence.end(),
+                           [&](const Evidence& x) { return x.file == e.file && x.line == e.line; });
+    if (!dup && d.evidence.size() < 4) d.evidence.push_back(e);
+}
+
+std::string where_of(const Event& e) { return e.evidence.file + ":" + std::to_string(e.evidence.line); }
+
+// The reasons the evidence gives for the confidence: what corroborates the lead, and what it lacks.
+void explain_confidence(const Context& c, Diagnosis& d) {
+    std::set<Support> kinds;
+    for (std::size_t i : c.decision.agreeing)
+        kinds.insert(c.m.facts.suspects[i].support.begin(), c.m.facts.suspects[i].support.end());
+    if (kinds.count(Support::first_in_time))
+        d.reasoning.push_back("Its error comes first in time: the other ranks' collateral errors (or the start of "
+                              "their wait, dated by their timeouts) come after it.");
+    if (kinds.count(Support::peers_point_at))
+        d.reasoning.push_back("The other ranks' errors point at it: they name it as their lost peer, or every other "
+                              "rank of the world is here and waiting while it alone is not.");
+    if (kinds.count(Support::outside_record))
+        d.reasoning.push_back("A record outside its own output (the kernel's or the launcher's) reports its end too.");
+    if (c.decision.confidence == Confidence::low)
+        d.reasoning.push_back("This is an inference from silence or order alone: no error of its own confirms it.");
+    if (c.decision.confidence == Confidence::medium && !c.m.unseen.empty() && c.m.facts.suspects[*c.decision.lead].strategy == Strategy::initiating_event)
+        d.notes.push_back("The logs of " + ranks_phrase(c.m.unseen) +
+                          " are not here; a failure there cannot be ruled out, though nothing here points to one.");
+}
+
+// Outside ends that came after the ranks had begun to wait: said, so the user sees why they are not the cause.
+void explain_consequences(const Context& c, Diagnosis& d) {
+    std::size_t shown = 0;
+    for (const Event* e : c.m.consequences) {
+        if (shown++ >= 2) break;
+        std::string why = c.m.stall.detected ? " after the ranks were already waiting (" + where_of(*c.m.stall.detected) + ")"
+                                             : " after the ranks had begun to wait";
+        d.reasoning.push_back(e->signature->entry->title + " (" + where_of(*e) + ") came" + why +
+                              ": it ended a job that had already stalled, so it is a consequence, not the cause.");
+    }
+}
+
+void explain_determined(const Context& c, Diagnosis& d, const Process*& chosen) {
+    const Decision& dec = c.decision;
+    const Candidate& lead = c.m.candidates[*dec.lead];
+    chosen = lead.process;
+    d.confidence = std::string(to_string(dec.confidence));
+    for (std::size_t i : dec.agreeing) {
+        d.strategies.push_back(std::string(to_string(c.m.candidates[i].strategy)));
+        d.reasoning.push_back(c.m.candidates[i].reason);
+    }
+    for (std::size_t i = 0; i < c.m.candidates.size(); ++i)
+        if (std::find(dec.agreeing.begin(), dec.agreeing.end(), i) == dec.agreeing.end())
+            d.reasoning.push_back("Weighed and set aside: " + c.m.candidates[i].reason);
+    d.initiating_rank = lead.rank;
+    d.initiating_process = chosen ? chosen->name() : "rank " + std::to_string(*lead.rank);
+    if (chosen) d.initiating_host = chosen->host();
+    const Event* first = chosen && c.first_cause(*chosen) ? c.first_cause(*chosen) : c.m.adopted;
+    if (first) {
+        d.failure = first->signature->entry;
+        if (const Entry* s = scenario_for(c.kb, d.failure, c.collateral_kinds)) d.failure = s;
+        if (first->time && first->time_exact) d.initiating_time = format_time(*first->time);
+    } else {
+        // A worker that ended is never called a hang: the launcher's record of its end names the failure.
+        for (std::size_t i : dec.agreeing)
+            if (c.m.candidates[i].strategy == Strategy::own_end && !c.m.candidates[i].evidence.empty())
+                d.failure = c.m.candidates[i].evidence.front()->signature->entry;
+        if (!d.failure) d.failure = verdict_entry(c.kb, std::string(to_string(lead.strategy)));
+    }
+    for (std::size_t i : dec.agreeing)
+        for (const Event* e : c.m.candidates[i].evidence) add_evidence(d, e->evidence);
+    if (chosen && !first) {
+        // Only the launcher saw this worker fail: its report of the exit is the evidence, and the worker's own
+        // message is the fact still missing.
+        for (const ExitRecord& x : c.t.exits)
+            if (c.table.resolve_exit(x) == chosen) add_evidence(d, x.evidence);
+        if (chosen->own_lines == 0)
+            d.missing.push_back(chosen->name() + "'s own output is not in these logs, so what it failed with is "
+                                "not known: find its stderr (torchrun --log-dir keeps it in attempt_N/" +
+                                (chosen->local_rank ? std::to_string(*chosen->local_rank) : std::string("<local_rank>")) +
+                                "/stderr.log; or rerun with --tee 3 and without --local-ranks-filter) and search it "
+                                "for 'Traceback'.");
+    }
+    if (chosen && (d.evidence.empty() || !first) && !chosen->summary.last_line.file.empty())
+        add_evidence(d, chosen->summary.last_line);
+    if (chosen && chosen->sigterm_by_agent && chosen->direct_specific_initiating().empty())
+        d.reasoning.push_back("torchrun's agent sent " + chosen->name() + " (pid " + std::to_string(*chosen->pid) +
+                              ") SIGTERM at teardown: it was still running after the others had failed, as a "
+                              "hung rank is.");
+    if (chosen && !chosen->rank_inference.empty())
+        d.notes.push_back("The global rank of " + chosen->name() + " is " + chosen->rank_inference + ".");
+    if (!chosen) {
+        // A rank known only by elimination ran where everyone else did, if that is one host.
+        std::set<std::string> hosts;
+        bool all_known = true;
+        for (const Process& p : c.table.processes())
+            if (p.rank) {
+                if (auto h = p.host()) hosts.insert(*h);
+                else all_known = false;
+            }
+        if (hosts.size() == 1 && (all_known || c.table.processes().size() > 1)) d.initiating_host = *hosts.begin();
+        d.missing.push_back("Rank " + std::to_string(*lead.rank) +
+                            "'s own output is not here, so what it was doing is unknown: look at its log (or "
+                            "a stack dump of it: py-spy dump --pid <pid>) for its last step.");
+    }
+    explain_confidence(c, d);
+}
+
+void explain_systemic(const Context& c, Diagnosis& d) {
+    const auto& systemic = c.m.init.systemic;
+    d.rank_not_applicable = true;
+    d.failure = c.first_cause(*systemic.front())->signature->entry;
+    d.confidence = std::string(to_string(c.decision.confidence));
+    std::vector<int> unknown_kind;
+    for (const Process* p : systemic) {
+        if (p->rank) d.affected_ranks.push_back(*p->rank);
+        const Event* e = c.first_cause(*p);
+        if (!e) {   // failed at once, but the kind is cut off: show where its report starts
+            for (const Event* m : p->events)
+                if (m->signature->mark == Mark::failure_start) { e = m; break; }
+            if (p->rank) unknown_kind.push_back(*p->rank);
+        }
+        if (e && d.evidence.size() < 4) d.evidence.push_back(e->evidence);
+    }
+    std::sort(d.affected_ranks.begin(), d.affected_ranks.end());
+    d.strategies.push_back(std::string(to_string(Strategy::initiating_event)));
+    const std::string& first_name = systemic.front()->name();
+    if (d.failure->scope == "job")
+        d.reasoning.push_back(d.failure->title + " is a failure of the whole job, not of one rank.");
+    else if (unknown_kind.empty())
+        d.reasoning.push_back("The same error (" + d.failure->title + ") appears on " +
+                              (d.affected_ranks.empty() ? std::string("several processes") : ranks_phrase(d.affected_ranks)) +
+                              " at about the same time: one cause common to all of them, not one rank's failure.");
+    else
+        d.reasoning.push_back(first_name + " hit " + d.failure->title + ", and " + ranks_phrase(unknown_kind) +
+                              " began a failure report of its own right after (its end is not in the logs), with no "
+                              "collateral error to explain it: several ranks failed at once, so this is not one rank's "
+                              "failure. " + first_name + " is only the first observed.");
+    // The host where it happened, when that is one host; a failure spread over nodes has none.
+    std::set<std::string> hosts;
+    bool every_host_known = true;
+    for (const Process* p : systemic) {
+        // The line's own host first: one stream can carry several nodes' lines (pdsh, a shared console).
+        const Event* e = c.first_cause(*p);
+        std::optional<std::string> host = e && e->host ? e->host : p->host();
+        if (host) hosts.insert(*host);
+        else every_host_known = false;
+    }
+    if (hosts.size() == 1 && every_host_known) d.initiating_host = *hosts.begin();
+}
+
+void explain_unranked(const Context& c, Diagnosis& d) {
+    const Process* p = c.m.init.unranked.front();
+    const Event* e = c.first_cause(*p);
+    d.failure = e->signature->entry;
+    d.initiating_host = p->host();
+    d.evidence.push_back(e->evidence);
+    std::string where = p->host() ? " on host " + *p->host() : " in " + c.t.groups[p->group].name;
+    if (p->cuda_dev()) where += " (GPU " + std::to_string(*p->cuda_dev()) + ")";
+    d.missing.push_back("Which rank printed \"" + excerpt(e->evidence.text, 120) + "\"" + where +
+                        ": no line ties that process to a rank. Rerun with NCCL_DEBUG=INFO (its 'Init COMPLETE' "
+                        "lines map rank to host, pid and GPU) or torchrun --tee 3 so every line carries its rank.");
+}
+
+void explain_unordered(const Context& c, Diagnosis& d) {
+    std::vector<int> rs;
+    for (const Process* p : c.m.init.unordered) {
+        if (p->rank) rs.push_back(*p->rank);
+        d.evidence.push_back(c.first_cause(*p)->evidence);
+    }
+    d.failure = c.first_cause(*c.m.init.unordered.front())->signature->entry;
+    d.missing.push_back("Which of " + ranks_phrase(rs) +
+                        " failed first: each has an error of its own, and their lines carry no timestamps "
+                        "that can be compared across files. Look for dated timestamps (or dmesg/journal times) "
+                        "on those errors.");
+}
+
+// Suspects of comparable weight name different ranks: none is named, and the fact that would order them is asked.
+void explain_disagreement(const Context& c, Diagnosis& d) {
+    std::vector<std::size_t> all = c.decision.agreeing;
+    all.insert(all.end(), c.decision.disagreeing.begin(), c.decision.disagreeing.end());
+    std::string which;
+    for (std::size_t i : all) {
+        const Candidate& k = c.m.candidates[i];
+        const std::string who = k.process ? k.process->name() : "rank " + std::to_string(k.rank.value_or(-1));
+        which += (which.empty() ? "" : "; or ") + who + " (" + std::string(to_string(k.strategy)) + ": " + k.reason + ")";
+        for (const Event* e : k.evidence) add_evidence(d, e->evidence);
+        if (!d.failure && k.process && c.first_cause(*k.process)) d.failure = c.first_cause(*k.process)->signature->entry;
+        d.reasoning.push_back("Against any single verdict: " + k.reason);
+    }
+    if (!d.failure) d.failure = verdict_entry(c.kb, std::string(to_string(c.m.candidates[all.front()].strategy)));
+    d.missing.push_back("Which failed first: " + which + ". Times comparable across these ranks (dated stamps on "
+                        "each error), or Flight Recorder dumps (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, "
+                        "TORCH_NCCL_DUMP_ON_TIMEOUT=1), would order them.");
+}
+
+// Only collateral errors are here: name the most telling one, and where the initiator's output must be.
+void explain_collateral_only(const Context& c, Diagnosis& d) {
+    // The failure named is the most severe collateral error, then the one most ranks share (the watchdog timeout
+    // all 63 survivors print), not the noisiest line; ties go to the one seen first.
+    std::map<const Entry*, int> ranks_with;
+    std::map<const Entry*, std::uint64_t> first_seen;
+    const Event* example = nullptr;
+    for (const Process& p : c.table.processes()) {
+        std::set<const Entry*> mine;
+        for (const Event* e : p.collateral) {
+            const Entry* entry = e->signature->entry;
+            if (!first_seen.count(entry) || e->order < first_seen[entry]) first_seen[entry] = e->order;
+            mine.insert(entry);
+        }
+        for (const Entry* entry : mine) ranks_with[entry] += p.rank ? 2 : 1;
+    }
+    const Entry* best = nullptr;
+    auto key = [&](const Entry* e) { return std::make_tuple(severity_level(*e), ranks_with[e]); };
+    for (auto& [e, n] : ranks_with)
+        if (!best || key(e) > key(best) || (key(e) == key(best) && first_seen[e] < first_seen[best])) best = e;
+    for (const Process& p : c.table.processes())
+        for (const Event* e : p.collateral)
+            if (e->signature->entry == best && (!example || (p.rank && e->order < example->order))) example = e;
+    // A consequence of the stall (the time limit that ended it) is what the user saw last: the failure is still
+    // what the ranks show, and the consequence is evidence of when it ended.
+    d.failure = best ? best : c.m.consequences.empty() ? nullptr : c.m.consequences.front()->signature->entry;
+    if (example) d.evidence.push_back(example->evidence);
+    std::vector<const Entry*> kinds(c.collateral_kinds.begin(), c.collateral_kinds.end());
+    const std::string terms = quoted_list(search_terms(kinds));
+    const std::string absent_hosts = describe_absent_hosts(c.table, c.t, c.m.unseen);
+    const std::vector<int> seen = c.table.seen_ranks();
+    const std::optional<int>& world = c.m.world;
+    if (!c.m.unseen.empty()) {
+        d.missing.push_back("The logs of " + ranks_phrase(c.m.unseen) +
+                            (absent_hosts.empty() ? std::string() : " (" + absent_hosts + ")") +
+                            " are not here (these inputs show " +
+                            (seen.empty() ? std::string("no rank by number") : ranks_phrase(seen)) +
+                            (world ? " of " + std::to_string(*world) : std::string()) +
+                            ", and only collateral errors); search them for " + terms + ".");
+        return;
+    }
+    const bool whole_world = world && !seen.empty() && static_cast<int>(seen.size()) == *world && c.t.world_size &&
+                             *c.t.world_size == *world;
+    if (whole_world) {
+        // Every rank is here and all of them only waited: the stall is invisible in these logs.
+        d.missing.push_back("All " + std::to_string(*world) + " ranks are in these logs and every one "
+                            "reports the same collateral error, with no rank silent and no rank behind "
+                            "in NCCL sequence numbers, so the logs cannot tell who stalled. What each rank "
+                            "was doing would: Flight Recorder dumps (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, "
+                            "TORCH_NCCL_DUMP_ON_TIMEOUT=1, then torchfrtrace), stack dumps of every rank "
+                            "(py-spy dump --pid <pid>), or errors outside these logs (dmesg for Xid, the "
+                            "scheduler's log).");
+        return;
+    }
+    const std::string who = seen.empty() ? std::string("every process in these logs")
+                                         : "every rank in these logs (" + ranks_phrase(seen) + ")";
+    d.missing.push_back("No log here shows a process failing on its own: " + who +
+                        " reports only collateral errors. The rank that failed first wrote to a log "
+                        "that is not here (another node's or another rank's" +
+                        (absent_hosts.empty() ? std::string() : "; " + absent_hosts) +
+                        "); search it for " + terms + ".");
+}
+
+void explain_undetermined(const Context& c, Diagnosis& d) {
+    d.undetermined = true;
+    d.confidence = std::string(to_string(Confidence::low));
+    switch (c.decision.missing) {
+        case MissingFact::unranked_process: explain_unranked(c, d); break;
+        case MissingFact::order_of_failures: explain_unordered(c, d); break;
+        case MissingFact::signals_disagree: explain_disagreement(c, d); break;
+        case MissingFact::collateral_only:
+        case MissingFact::none: explain_collateral_only(c, d); break;
+    }
+}
+
+// The logs name one host in all, and no worker names a host of its own (which would hint at per-worker hosts, as
+// in mpirun output): the job ran there.
+void infer_single_host(const Timeline& t, Diagnosis& d) {
+    bool worker_hosts = std::any_of(t.raw_processes.begin(), t.raw_processes.end(),
+                                    [](const auto& kv) { return kv.first.rank && kv.second.host; });
+    if (d.initiating_host || worker_hosts || (!d.initiating_rank && !d.rank_not_applicable)) return;
+    std::set<std::string> all;
+    for (const Group& g : t.groups)
+        for (const auto& h : g.hosts)
+            if (h != "localhost") all.insert(h);
+    // MASTER_ADDR alone names where rank 0 runs, not where the job ran: the other nodes go unnamed.
+    for (const auto& [h, ranks] : t.topology.host_ranks)
+        if (!ranks.empty() || !t.topology.masters.count(h)) all.insert(h);
+    if (all.size() == 1) d.initiating_host = *all.begin();
+}
+
+// Every other process with collateral errors of its own, each with its most telling error.
+void list_collateral(const Context& c, const Process* chosen, Diagnosis& d) {
+    for (const Process& p : c.table.processes()) {
+        if (&p == chosen || p.collateral.empty()) continue;
+        // Lines no worker can be named for (the launcher's, the scheduler's) are context, not a collateral rank.
+        if (!p.rank && !p.local_rank && !p.pid) continue;
+        if (d.rank_not_applicable && p.rank && in_list_int(d.affected_ranks, *p.rank)) continue;
+        CollateralRank r;
+        r.rank = p.rank;
+        r.process = p.name();
+        r.host = p.host();
+        const auto& pool = p.direct_collateral.empty() ? p.collateral : p.direct_collateral;
+        const Event* head = pool.front();
+        for (const Event* e : pool)
+            if (severity_level(*e->signature->entry) > severity_level(*head->signature->entry)) head = e;
+        r.failure = head->signature->entry;
+        r.evidence.push_back(head->evidence);
+        d.collateral.push_back(std::move(r));
+    }
+    // Ranks in order, the processes without one after them: a 64-rank list must be readable.
+    std::stable_sort(d.collateral.begin(), d.collateral.end(), [](const CollateralRank& a, const CollateralRank& b) {
+        return std::make_tuple(!a.rank, a.rank.value_or(0)) < std::make_tuple(!b.rank, b.rank.value_or(0));
+    });
+}
+
+// torchrun's own verdict, when it disagrees.
+void note_root_cause(const Timeline& t, Diagnosis& d) {
+    if (!d.initiating_rank) return;
+    for (const ExitRecord& x : t.exits) {
+        if (!x.root_cause_section || !x.rank || *x.rank == *d.initiating_rank) continue;
+        d.notes.push_back("torchrun's \"Root Cause (first observed failure)\" names rank " + std::to_string(*x.rank) +
+                          " (" + x.evidence.file + ":" + std::to_string(x.evidence.line) +
+                          "), but that is only the earliest failure one agent recorded (by its workers' error-file "
+                          "times, or by when it polled their exits when they wrote none, to the second); rank " +
+                          std::to_string(*d.initiating_rank) + " failed first.");
+    }
+}
+
+std::vector<RankState> rank_states(const Context& c, const Process* chosen, const Diagnosis* dx) {
+    std::vector<RankState> out;
+    for (const Process& p : c.table.processes()) {
+        if (!p.rank && p.own_lines == 0) continue;
+        if (!p.rank && p.events.empty()) continue;   // unranked chatter (agent, banners) is not a worker
+        RankState s;
+        s.rank = p.rank;
+        s.process = p.name();
+        s.host = p.host();
+        s.last_line = p.summary.last_line;
+        if (&p == chosen) s.state = "initiating";
+        else if (dx && dx->rank_not_applicable && p.rank && in_list_int(dx->affected_ranks, *p.rank)) s.state = "affected";
+        else if (!p.collateral.empty()) s.state = "collateral";
+        else if (c.first_cause(p)) s.state = "failed";
+        else s.state = "silent";
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+void warn_foreign_gpu_lines(const ProcessTable& table, Report& report) {
+    if (table.foreign_gpu_events().empty()) return;
+    const Evidence& ev = table.foreign_gpu_events().front()->evidence;
+    report.warnings.push_back(std::to_string(table.foreign_gpu_events().size()) +
+                              " kernel line(s) about a GPU and a process that are not this job's (no NCCL line names "
+                              "that bus id or pid) were left out, e.g. " + ev.file + ":" + std::to_string(ev.line));
+}
+
 }  // namespace
 
 Report reason(const Timeline& t, const KnowledgeBase& kb) {
@@ -104,354 +474,34 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
     report.warnings = t.warnings;
     if (t.torch_known) report.torch_versions = t.torch.str();
 
-    ProcessTable table(t);
-    std::optional<int> world = table.world_size();
-    report.world_size = world;
-    if (!table.foreign_gpu_events().empty()) {
-        const Evidence& ev = table.foreign_gpu_events().front()->evidence;
-        report.warnings.push_back(std::to_string(table.foreign_gpu_events().size()) +
-                                  " kernel line(s) about a GPU and a process that are not this job's (no NCCL line names "
-                                  "that bus id or pid) were left out, e.g. " + ev.file + ":" + std::to_string(ev.line));
-    }
+    const ProcessTable table(t);
+    const JobModel model = build_job_model(table, t);
+    const Decision decision = decide(model.facts);
+    report.world_size = model.world;
+    warn_foreign_gpu_lines(table, report);
 
-    // Nothing failed at all: no diagnosis.
-    bool any_failure = false;
+    Context c{t, kb, table, model, decision, {model.consequences.begin(), model.consequences.end()}, {}};
     for (const Process& p : table.processes())
-        if (!p.events_with_role(Role::initiating).empty() || !p.collateral.empty()) any_failure = true;
+        for (const Event* e : p.collateral) c.collateral_kinds.insert(e->signature->entry);
 
     Diagnosis d;
-    InitiatingResult init = initiating_event_strategy(table);
-    std::vector<Candidate> candidates;
-    if (init.candidate) candidates.push_back(*init.candidate);
-    if (auto c = silent_rank_strategy(table, t, world)) candidates.push_back(*c);
-    if (auto c = sequence_lag_strategy(table)) candidates.push_back(*c);
-    if (auto c = desync_strategy(table)) candidates.push_back(*c);
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate& a, const Candidate& b) { return a.strength > b.strength; });
-
-    // The agent's first exit is weak: it decides only when nothing else does, and otherwise only supports.
-    // An error printed without a rank, on a node whose agent names one worker as its first failure (and
-    // SIGTERMed the rest), is that worker's: the agent's line gives the rank, the unprefixed line the failure.
-    const Event* adopted = nullptr;
-    if (auto c = agent_first_exit_strategy(table, t)) {
-        bool nothing_else = candidates.empty() && init.systemic.empty() && init.unordered.empty() && init.unranked.empty();
-        bool supports = !candidates.empty() && c->process == candidates.front().process;
-        bool explains_unranked = candidates.empty() && init.unranked.size() == 1 &&
-                                 init.unranked.front()->group == c->process->group;
-        if (explains_unranked) {
-            adopted = init.unranked.front()->first_initiating();
-            c->strength = 2;
-            c->evidence.push_back(adopted);
-            c->reason += " The only error of its node, \"" + excerpt(adopted->evidence.text, 100) +
-                         "\", is printed without a rank, so it is taken as that worker's.";
-            init.unranked.clear();
-        }
-        if (nothing_else || supports || explains_unranked) candidates.push_back(*c);
+    const Process* chosen = nullptr;
+    switch (decision.outcome) {
+        case Outcome::nothing: break;
+        case Outcome::determined: explain_determined(c, d, chosen); break;
+        case Outcome::systemic: explain_systemic(c, d); break;
+        case Outcome::undetermined: explain_undetermined(c, d); break;
     }
-    for (Candidate& c : candidates)
-        if (c.process && c.process->rank) c.rank = c.process->rank;
-    auto same_target = [](const Candidate& a, const Candidate& b) {
-        if (a.rank && b.rank) return *a.rank == *b.rank;
-        return a.process == b.process && a.process != nullptr;
-    };
-
-    const Candidate* lead = nullptr;
-    if (!candidates.empty()) {
-        lead = &candidates.front();
-        int agree = 0, disagree = 0;
-        for (const Candidate& c : candidates) {
-            if (same_target(c, *lead)) {
-                ++agree;
-                d.strategies.push_back(c.strategy);
-                d.reasoning.push_back(c.reason);
-            } else {
-                ++disagree;
-                d.reasoning.push_back("Against this: " + c.reason);
-            }
-        }
-        if (disagree > 0 && lead->strength <= 2) {
-            // Two medium signals pointing at different ranks: no confident answer.
-            lead = nullptr;
-            d.strategies.clear();
-        } else {
-            d.confidence = (lead->strength >= 3 && disagree == 0) || agree >= 2 ? "high" : "medium";
-            if (disagree > 0) d.confidence = "low";
-        }
-    }
-    const Process* chosen = lead ? lead->process : nullptr;
-
-    std::set<const Entry*> collateral_kinds;
-    for (const Process& p : table.processes())
-        for (const Event* e : p.collateral) collateral_kinds.insert(e->signature->entry);
-
-    std::vector<int> unseen = table.unseen_ranks(world);
-
-    if (lead) {
-        d.initiating_rank = lead->rank;
-        d.initiating_process = chosen ? chosen->name() : "rank " + std::to_string(*lead->rank);
-        if (chosen) d.initiating_host = chosen->host();
-        const Event* first = chosen && chosen->first_initiating() ? chosen->first_initiating() : adopted;
-        if (first) {
-            d.failure = first->signature->entry;
-            if (const Entry* s = scenario_for(kb, d.failure, collateral_kinds)) d.failure = s;
-            if (first->time && first->time_exact) d.initiating_time = format_time(*first->time);
-        } else {
-            d.failure = verdict_entry(kb, lead->strategy);
-        }
-        auto add_evidence = [&](const Evidence& e) {
-            bool dup = std::any_of(d.evidence.begin(), d.evidence.end(),
-                                   [&](const Evidence& x) { return x.file == e.file && x.line == e.line; });
-            if (!dup && d.evidence.size() < 4) d.evidence.push_back(e);
-        };
-        for (const Candidate& c : candidates)
-            if (same_target(c, *lead))
-                for (const Event* e : c.evidence) add_evidence(evidence_of(*e));
-        if (chosen && !first) {
-            // Only the launcher saw this worker fail: its report of the exit is the evidence, and the worker's
-            // own message is the fact still missing.
-            for (const ExitRecord& x : t.exits)
-                if (table.resolve_exit(x) == chosen) add_evidence(x.evidence);
-            if (chosen->own_lines == 0)
-                d.missing.push_back(chosen->name() + "'s own output is not in these logs, so what it failed with is "
-                                    "not known: find its stderr (torchrun --log-dir keeps it in attempt_N/" +
-                                    (chosen->local_rank ? std::to_string(*chosen->local_rank) : std::string("<local_rank>")) +
-                                    "/stderr.log; or rerun with --tee 3 and without --local-ranks-filter) and search it "
-                                    "for 'Traceback'.");
-        }
-        if (chosen && (d.evidence.empty() || !first) && !chosen->summary.last_line.file.empty())
-            add_evidence(chosen->summary.last_line);
-        if (chosen && chosen->sigterm_by_agent && chosen->direct_specific_initiating().empty())
-            d.reasoning.push_back("torchrun's agent sent " + chosen->name() + " (pid " + std::to_string(*chosen->pid) +
-                                  ") SIGTERM at teardown: it was still running after the others had failed, as a "
-                                  "hung rank is.");
-        if (chosen && !chosen->rank_inference.empty()) {
-            d.notes.push_back("The global rank of " + chosen->name() + " is " + chosen->rank_inference + ".");
-            if (d.confidence == "high") d.confidence = "medium";
-        }
-        if (!chosen) {
-            // A rank known only by elimination ran where everyone else did, if that is one host.
-            std::set<std::string> hosts;
-            bool all_known = true;
-            for (const Process& p : table.processes())
-                if (p.rank) {
-                    if (auto h = p.host()) hosts.insert(*h);
-                    else all_known = false;
-                }
-            if (hosts.size() == 1 && (all_known || table.processes().size() > 1)) d.initiating_host = *hosts.begin();
-            d.missing.push_back("Rank " + std::to_string(*lead->rank) +
-                                "'s own output is not here, so what it was doing is unknown: look at its log (or "
-                                "a stack dump of it: py-spy dump --pid <pid>) for its last step.");
-        }
-        if (!unseen.empty() && d.confidence == "high" && lead->strategy == "initiating-event" && candidates.size() == 1) {
-            d.confidence = "medium";
-            d.notes.push_back("The logs of " + ranks_phrase(unseen) +
-                              " are not here; a failure there cannot be ruled out, though nothing here points to one.");
-        }
-    } else if (!init.systemic.empty()) {
-        d.rank_not_applicable = true;
-        d.failure = init.systemic.front()->first_initiating()->signature->entry;
-        d.confidence = "medium";
-        std::vector<int> unknown_kind;
-        for (const Process* p : init.systemic) {
-            if (p->rank) d.affected_ranks.push_back(*p->rank);
-            const Event* e = p->first_initiating();
-            if (!e) {   // failed at once, but the kind is cut off: show where its report starts
-                for (const Event* m : p->events)
-                    if (m->signature->mark == Mark::failure_start) { e = m; break; }
-                if (p->rank) unknown_kind.push_back(*p->rank);
-            }
-            if (e && d.evidence.size() < 4) d.evidence.push_back(evidence_of(*e));
-        }
-        std::sort(d.affected_ranks.begin(), d.affected_ranks.end());
-        d.strategies.push_back("initiating-event");
-        if (d.failure->scope == "job")
-            d.reasoning.push_back(d.failure->title + " is a failure of the whole job, not of one rank.");
-        else if (unknown_kind.empty())
-            d.reasoning.push_back("The same error (" + d.failure->title + ") appears on " +
-                                  (d.affected_ranks.empty() ? std::string("several processes")
-                                                            : ranks_phrase(d.affected_ranks)) +
-                                  " at about the same time: one cause common to all of them, not one rank's failure.");
-        else
-            d.reasoning.push_back(init.systemic.front()->name() + " hit " + d.failure->title + ", and " +
-                                  ranks_phrase(unknown_kind) + " began a failure report of its own right after "
-                                  "(its end is not in the logs), with no collateral error to explain it: several "
-                                  "ranks failed at once, so this is not one rank's failure. " +
-                                  init.systemic.front()->name() + " is only the first observed.");
-        // The host where it happened, when that is one host; a failure spread over nodes has none.
-        std::set<std::string> hosts;
-        bool every_host_known = true;
-        for (const Process* p : init.systemic) {
-            // The line's own host first: one stream can carry several nodes' lines (pdsh, a shared console).
-            const Event* e = p->first_initiating();
-            std::optional<std::string> host = e && e->host ? e->host : p->host();
-            if (host) hosts.insert(*host);
-            else every_host_known = false;
-        }
-        if (hosts.size() == 1 && every_host_known) d.initiating_host = *hosts.begin();
-    } else if (any_failure) {
-        d.undetermined = true;
-        d.confidence = "low";
-        // The failure is what the logs do show: an unranked initiating error, else the most common collateral.
-        if (!init.unranked.empty()) {
-            const Process* p = init.unranked.front();
-            const Event* e = p->first_specific_initiating() ? p->first_specific_initiating() : p->first_generic_initiating();
-            d.failure = e->signature->entry;
-            d.initiating_host = p->host();
-            d.evidence.push_back(evidence_of(*e));
-            std::string where = p->host() ? " on host " + *p->host() : " in " + t.groups[p->group].name;
-            if (p->cuda_dev()) where += " (GPU " + std::to_string(*p->cuda_dev()) + ")";
-            d.missing.push_back("Which rank printed \"" + excerpt(e->evidence.text, 120) + "\"" + where +
-                                ": no line ties that process to a rank. Rerun with NCCL_DEBUG=INFO (its 'Init COMPLETE' "
-                                "lines map rank to host, pid and GPU) or torchrun --tee 3 so every line carries its rank.");
-        } else if (!init.unordered.empty()) {
-            std::vector<int> rs;
-            for (const Process* p : init.unordered) {
-                if (p->rank) rs.push_back(*p->rank);
-                d.evidence.push_back(evidence_of(*p->first_initiating()));
-            }
-            d.failure = init.unordered.front()->first_initiating()->signature->entry;
-            d.missing.push_back("Which of " + ranks_phrase(rs) +
-                                " failed first: each has an error of its own, and their lines carry no timestamps "
-                                "that can be compared across files. Look for dated timestamps (or dmesg/journal times) "
-                                "on those errors.");
-        } else {
-            // The failure named is the most severe collateral error, then the one most ranks share (the watchdog
-            // timeout all 63 survivors print), not the noisiest line; ties go to the one seen first.
-            std::map<const Entry*, int> ranks_with;
-            std::map<const Entry*, std::uint64_t> first_seen;
-            const Event* example = nullptr;
-            for (const Process& p : table.processes()) {
-                std::set<const Entry*> mine;
-                for (const Event* e : p.collateral) {
-                    const Entry* entry = e->signature->entry;
-                    if (!first_seen.count(entry) || e->order < first_seen[entry]) first_seen[entry] = e->order;
-                    mine.insert(entry);
-                }
-                for (const Entry* entry : mine) ranks_with[entry] += p.rank ? 2 : 1;
-            }
-            const Entry* best = nullptr;
-            auto key = [&](const Entry* e) { return std::make_tuple(severity_level(*e), ranks_with[e]); };
-            for (auto& [e, n] : ranks_with)
-                if (!best || key(e) > key(best) || (key(e) == key(best) && first_seen[e] < first_seen[best])) best = e;
-            for (const Process& p : table.processes())
-                for (const Event* e : p.collateral)
-                    if (e->signature->entry == best && (!example || (p.rank && e->order < example->order))) example = e;
-            d.failure = best;
-            if (example) d.evidence.push_back(evidence_of(*example));
-            std::vector<const Entry*> kinds(collateral_kinds.begin(), collateral_kinds.end());
-            std::string terms = quoted_list(search_terms(kinds));
-            std::string absent_hosts = describe_absent_hosts(table, t, unseen);
-            if (!unseen.empty()) {
-                std::vector<int> seen = table.seen_ranks();
-                d.missing.push_back("The logs of " + ranks_phrase(unseen) +
-                                    (absent_hosts.empty() ? std::string() : " (" + absent_hosts + ")") +
-                                    " are not here (these inputs show " +
-                                    (seen.empty() ? std::string("no rank by number") : ranks_phrase(seen)) +
-                                    (world ? " of " + std::to_string(*world) : std::string()) +
-                                    ", and only collateral errors); search them for " + terms + ".");
-            } else {
-                std::vector<int> seen = table.seen_ranks();
-                bool whole_world = world && !seen.empty() && static_cast<int>(seen.size()) == *world &&
-                                   t.world_size && *t.world_size == *world;
-                if (whole_world) {
-                    // Every rank is here and all of them only waited: the stall is invisible in these logs.
-                    d.missing.push_back("All " + std::to_string(*world) + " ranks are in these logs and every one "
-                                        "reports the same collateral error, with no rank silent and no rank behind "
-                                        "in NCCL sequence numbers, so the logs cannot tell who stalled. What each rank "
-                                        "was doing would: Flight Recorder dumps (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, "
-                                        "TORCH_NCCL_DUMP_ON_TIMEOUT=1, then torchfrtrace), stack dumps of every rank "
-                                        "(py-spy dump --pid <pid>), or errors outside these logs (dmesg for Xid, the "
-                                        "scheduler's log).");
-                } else {
-                    std::string who = seen.empty() ? std::string("every process in these logs")
-                                                   : "every rank in these logs (" + ranks_phrase(seen) + ")";
-                    d.missing.push_back("No log here shows a process failing on its own: " + who +
-                                        " reports only collateral errors. The rank that failed first wrote to a log "
-                                        "that is not here (another node's or another rank's" +
-                                        (absent_hosts.empty() ? std::string() : "; " + absent_hosts) +
-                                        "); search it for " + terms + ".");
-                }
-            }
-            if (!candidates.empty())
-                d.missing.push_back("The signals here disagree: " + candidates.front().reason);
-        }
-    }
-
-    // The logs name one host in all, and no worker names a host of its own (which would hint at per-worker
-    // hosts, as in mpirun output): the job ran there.
-    bool worker_hosts = std::any_of(t.raw_processes.begin(), t.raw_processes.end(),
-                                    [](const auto& kv) { return kv.first.rank && kv.second.host; });
-    if (!d.initiating_host && !worker_hosts && (d.initiating_rank || d.rank_not_applicable)) {
-        std::set<std::string> all;
-        for (const Group& g : t.groups)
-            for (const auto& h : g.hosts)
-                if (h != "localhost") all.insert(h);
-        // MASTER_ADDR alone names where rank 0 runs, not where the job ran: the other nodes go unnamed.
-        for (const auto& [h, ranks] : t.topology.host_ranks)
-            if (!ranks.empty() || !t.topology.masters.count(h)) all.insert(h);
-        if (all.size() == 1) d.initiating_host = *all.begin();
-    }
-
+    explain_consequences(c, d);
+    infer_single_host(t, d);
     if (d.failure) {
         d.fix = advise(*d.failure, t, table.workers_are_srun_tasks());
         d.verify = d.failure->verify;
     }
-
-    // Collateral: every other process with collateral errors of its own.
-    for (const Process& p : table.processes()) {
-        if (&p == chosen || p.collateral.empty()) continue;
-        // Lines no worker can be named for (the launcher's, the scheduler's) are context, not a collateral rank.
-        if (!p.rank && !p.local_rank && !p.pid) continue;
-        if (d.rank_not_applicable && p.rank && in_list_int(d.affected_ranks, *p.rank)) continue;
-        CollateralRank c;
-        c.rank = p.rank;
-        c.process = p.name();
-        c.host = p.host();
-        // Each collateral process is shown with its most telling error: the most severe, the earliest of those.
-        const auto& pool = p.direct_collateral.empty() ? p.collateral : p.direct_collateral;
-        const Event* head = pool.front();
-        for (const Event* e : pool)
-            if (severity_level(*e->signature->entry) > severity_level(*head->signature->entry)) head = e;
-        c.failure = head->signature->entry;
-        c.evidence.push_back(evidence_of(*head));
-        d.collateral.push_back(std::move(c));
-    }
-
-    // Ranks in order, the processes without one after them: a 64-rank list must be readable.
-    std::stable_sort(d.collateral.begin(), d.collateral.end(), [](const CollateralRank& a, const CollateralRank& b) {
-        return std::make_tuple(!a.rank, a.rank.value_or(0)) < std::make_tuple(!b.rank, b.rank.value_or(0));
-    });
-
-    // torchrun's own verdict, when it disagrees.
-    for (const ExitRecord& x : t.exits) {
-        if (!x.root_cause_section || !x.rank) continue;
-        if (d.initiating_rank && *x.rank != *d.initiating_rank)
-            d.notes.push_back("torchrun's \"Root Cause (first observed failure)\" names rank " + std::to_string(*x.rank) +
-                              " (" + x.evidence.file + ":" + std::to_string(x.evidence.line) +
-                              "), but that is only the earliest failure one agent recorded (by its workers' error-file times, or by when it "
-                              "polled their exits when they wrote none, to the second); rank " +
-                              std::to_string(*d.initiating_rank) + " failed first.");
-    }
-
+    list_collateral(c, chosen, d);
+    note_root_cause(t, d);
     if (d.failure || d.undetermined) report.diagnoses.push_back(std::move(d));
-
-    // Per-process states.
-    const Diagnosis* dx = report.diagnoses.empty() ? nullptr : &report.diagnoses.front();
-    for (const Process& p : table.processes()) {
-        if (!p.rank && p.own_lines == 0) continue;
-        if (!p.rank && p.events.empty()) continue;   // unranked chatter (agent, banners) is not a worker
-        RankState s;
-        s.rank = p.rank;
-        s.process = p.name();
-        s.host = p.host();
-        s.last_line = p.summary.last_line;
-        if (&p == chosen) s.state = "initiating";
-        else if (dx && dx->rank_not_applicable && p.rank && in_list_int(dx->affected_ranks, *p.rank)) s.state = "affected";
-        else if (!p.collateral.empty()) s.state = "collateral";
-        else if (p.first_initiating()) s.state = "failed";
-        else s.state = "silent";
-        report.ranks.push_back(std::move(s));
-    }
+    report.ranks = rank_states(c, chosen, report.diagnoses.empty() ? nullptr : &report.diagnoses.front());
     return report;
 }
 

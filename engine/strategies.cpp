@@ -47,18 +47,28 @@ std::vector<int> capture_ints(const Event& e, const char* name) {
 
 }  // namespace
 
-InitiatingResult initiating_event_strategy(const ProcessTable& table) {
+namespace {
+
+const Event* first_kept(const std::vector<const Event*>& events, const std::set<const Event*>& ignored) {
+    for (const Event* e : events)
+        if (!ignored.count(e)) return e;
+    return nullptr;
+}
+
+}  // namespace
+
+InitiatingResult initiating_event_strategy(const ProcessTable& table, const std::set<const Event*>& ignored) {
     InitiatingResult out;
     std::vector<const Process*> specific, generic;
     for (const Process& p : table.processes()) {
-        if (p.first_specific_initiating()) specific.push_back(&p);
-        else if (p.first_generic_initiating()) generic.push_back(&p);
+        if (first_kept(p.specific_initiating, ignored)) specific.push_back(&p);
+        else if (first_kept(p.generic_initiating, ignored)) generic.push_back(&p);
     }
     const bool use_specific = !specific.empty();
     std::vector<const Process*> pool = use_specific ? specific : generic;
     if (pool.empty()) return out;
     auto first = [&](const Process* p) {
-        return use_specific ? p->first_specific_initiating() : p->first_generic_initiating();
+        return first_kept(use_specific ? p->specific_initiating : p->generic_initiating, ignored);
     };
 
     // A failure seen by the worker itself outranks one only the launcher reports (an exit code in the
@@ -115,7 +125,9 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
         // off, with no collateral error to explain it): two ranks failing at once, not one rank's failure.
         std::vector<const Process*> concurrent{p};
         for (const Process& q : table.processes()) {
-            if (&q == p || !q.rank || !q.collateral.empty() || q.first_initiating()) continue;
+            if (&q == p || !q.rank || !q.collateral.empty() || first_kept(q.specific_initiating, ignored) ||
+                first_kept(q.generic_initiating, ignored))
+                continue;
             for (const Event* e : q.events) {
                 if (e->signature->mark != Mark::failure_start) continue;
                 auto gap = seconds_between(*first(p), *e);
@@ -131,11 +143,11 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
         }
         Candidate c;
         c.process = p;
-        c.strategy = "initiating-event";
-        c.strength = use_specific ? 3 : 2;
+        c.strategy = Strategy::initiating_event;
+        c.strength = use_specific ? Strength::strong : Strength::medium;
         for (const Event* e : use_specific ? p->specific_initiating : p->generic_initiating) {
             if (c.evidence.size() >= 3) break;
-            c.evidence.push_back(e);
+            if (!ignored.count(e)) c.evidence.push_back(e);
         }
         const Event* e = first(p);
         c.reason = p->name() + " is the only process with an error of its own (" + e->signature->entry->title +
@@ -171,7 +183,7 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
                 if (!gap || *gap < kSimultaneousSeconds) well_before = false;
             }
             if (well_before) {
-                Candidate c{earliest, std::nullopt, "initiating-event", 3, {first(earliest)},
+                Candidate c{earliest, std::nullopt, Strategy::initiating_event, Strength::strong, {first(earliest)},
                             earliest->name() + " hit " + first(earliest)->signature->entry->title +
                                 " well before the other ranks did."};
                 out.candidate = c;
@@ -182,7 +194,8 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
         return out;
     }
     if (earliest) {
-        Candidate c{earliest, std::nullopt, "initiating-event", use_specific ? 3 : 2, {first(earliest)},
+        Candidate c{earliest, std::nullopt, Strategy::initiating_event, use_specific ? Strength::strong : Strength::medium,
+                    {first(earliest)},
                     earliest->name() + "'s error (" + first(earliest)->signature->entry->title +
                         ") comes before every other process's own error."};
         out.candidate = c;
@@ -196,7 +209,7 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table) {
 // at all is accepted by elimination only when the world size is stated by the logs, or when lines nobody
 // claims (unprefixed output, a SIGTERM'd pid no rank owns) show that one more worker was there.
 std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world) {
-    if (!world || *world < 2) return std::nullopt;
+    if (!world || *world < 2 || t.deduplicated) return std::nullopt;
     std::vector<int> silent;
     int collateral = 0;
     for (int r = 0; r < *world; ++r) {
@@ -211,8 +224,8 @@ std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const T
     Candidate c;
     c.process = p && p->own_lines > 0 ? p : nullptr;
     c.rank = rank;
-    c.strategy = "silent-rank";
-    c.strength = 2;
+    c.strategy = Strategy::silent_rank;
+    c.strength = Strength::medium;
     if (c.process) {
         c.reason = "Every other rank reports a collateral error, while rank " + std::to_string(rank) +
                    " reports none: it stopped taking part (its last line: \"" + excerpt(p->summary.last_line.text, 160) + "\").";
@@ -229,7 +242,7 @@ std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const T
                " reports a collateral error; rank " + std::to_string(rank) +
                " writes nothing under its own number" +
                (unclaimed ? ", and the only output nobody else claims is consistent with it still running" : "") + ".";
-    if (!stated) c.strength = 1;
+    if (!stated) c.strength = Strength::weak;
     return c;
 }
 
@@ -259,8 +272,8 @@ std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table) {
     if (lagging.size() != 1) return std::nullopt;
     Candidate c;
     c.process = lagging.front();
-    c.strategy = "sequence-lag";
-    c.strength = 2;
+    c.strategy = Strategy::sequence_lag;
+    c.strength = Strength::medium;
     c.evidence = lag_evidence;
     c.reason = "The others timed out on NCCL work " + std::to_string(timed_out_at) + ", which " +
                lagging.front()->name() + " never enqueued.";
@@ -281,8 +294,8 @@ std::optional<Candidate> desync_strategy(const ProcessTable& table) {
     Candidate c;
     c.process = table.by_rank(rank);
     c.rank = rank;
-    c.strategy = "desync-report";
-    c.strength = 2;
+    c.strategy = Strategy::desync_report;
+    c.strength = Strength::medium;
     c.evidence = evidence;
     c.reason = "The desync debug report names rank " + std::to_string(rank) + " as the lagging rank.";
     return c;
@@ -307,11 +320,84 @@ std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, co
     if (!named || !named->rank) return std::nullopt;
     Candidate c;
     c.process = named;
-    c.strategy = "agent-first-exit";
-    c.strength = 1;
+    c.strategy = Strategy::agent_first_exit;
+    c.strength = Strength::weak;
     c.reason = "torchrun's agent reported " + named->name() + " as the first of its workers to exit (" +
                record->evidence.file + ":" + std::to_string(record->evidence.line) +
                ") and sent the others SIGTERM; nothing in its own output blames another rank.";
+    return c;
+}
+
+// Every rank states the collective it runs and the one a peer runs instead. The fingerprint held by one rank only,
+// when all the others hold one and the same, is the rank that diverged. Fingerprints are compared without their
+// sequence numbers: a rank one collective ahead shows a different number, not a different operation.
+std::optional<Candidate> mismatch_minority_strategy(const ProcessTable& table) {
+    std::map<std::string, std::vector<const Process*>> by_fingerprint;
+    std::map<const Process*, const Event*> stated;
+    for (const Process& p : table.processes()) {
+        if (!p.rank) continue;
+        for (const Event* e : p.events) {
+            auto fp = e->captures.find("fingerprint");
+            if (fp == e->captures.end() || fp->second.empty() || stated.count(&p)) continue;
+            std::string key = fp->second;
+            for (std::size_t at; (at = key.find("SequenceNumber=")) != std::string::npos;) {
+                std::size_t end = key.find_first_not_of("0123456789", at + 15);
+                key.erase(at, (end == std::string::npos ? key.size() : end) - at);
+            }
+            by_fingerprint[key].push_back(&p);
+            stated[&p] = e;
+        }
+    }
+    if (by_fingerprint.size() != 2) return std::nullopt;
+    const auto& [a, b] = std::pair(by_fingerprint.begin()->second, std::next(by_fingerprint.begin())->second);
+    const auto& lone = a.size() < b.size() ? a : b;
+    const auto& rest = a.size() < b.size() ? b : a;
+    if (lone.size() != 1 || rest.size() < 2) return std::nullopt;
+    const Process* p = lone.front();
+    Candidate c;
+    c.process = p;
+    c.strategy = Strategy::mismatch_minority;
+    c.strength = Strength::strong;
+    c.evidence = {stated[p], stated[rest.front()]};
+    c.reason = p->name() + " runs a different collective from the " + std::to_string(rest.size()) +
+               " other ranks that report theirs, which all run the same one: it diverged (\"" +
+               excerpt(stated[p]->evidence.text, 140) + "\").";
+    return c;
+}
+
+// A launcher's record that a worker ended on a signal, where the worker's own output is here and shows no wait and no
+// lost peer while the others do: the others lost it. SIGTERM is the agent's own teardown, not such an end.
+std::optional<Candidate> own_end_strategy(const ProcessTable& table, const Timeline& t) {
+    constexpr int kSigterm = -15;
+    const Process* ended = nullptr;
+    const ExitRecord* record = nullptr;
+    bool others_hurt = false;
+    for (const Process& p : table.processes())
+        if (p.rank && !p.direct_collateral.empty()) others_hurt = true;
+    if (!others_hurt) return std::nullopt;
+    for (const ExitRecord& x : t.exits) {
+        // A signal (a negative exit code), not an error exit: a rank that lost its peer exits with 1 too, and its
+        // traceback may simply be outside these logs.
+        if (!x.exitcode || *x.exitcode >= 0 || *x.exitcode == kSigterm) continue;
+        const Process* p = table.resolve_exit(x);
+        // Its own output must be here to show that it neither waited nor lost a peer.
+        if (!p || !p->rank || p->own_lines == 0 || !p->direct_collateral.empty() || p->sigterm_by_agent ||
+            p->first_initiating())
+            continue;
+        if (ended && ended != p) return std::nullopt;
+        ended = p;
+        record = &x;
+    }
+    if (!ended) return std::nullopt;
+    Candidate c;
+    c.process = ended;
+    c.strategy = Strategy::own_end;
+    c.strength = Strength::medium;
+    for (const Event* e : ended->collateral)
+        if (e->from_launcher && c.evidence.size() < 2) c.evidence.push_back(e);
+    c.reason = "The launcher reports that " + ended->name() + " ended with exit code " + std::to_string(*record->exitcode) +
+               " (" + record->evidence.file + ":" + std::to_string(record->evidence.line) +
+               ") while it shows no wait and no lost peer of its own; the other ranks' errors are what losing it looks like.";
     return c;
 }
 

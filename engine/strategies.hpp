@@ -9,14 +9,20 @@
 //   sequence-lag      the rank whose last enqueued NCCL work is below the SeqNum the others timed out on;
 //   desync-report     the lagging rank named by TORCH_NCCL_DESYNC_DEBUG;
 //   agent-first-exit  the worker torchrun's agent saw fail first and did not SIGTERM, when it shows no
-//                     collateral error of its own (weak: supporting evidence, or the only clue there is).
-// Strengths: 3 strong, 2 medium, 1 weak. The reasoner combines them; no strategy names an entry id.
+//                     collateral error of its own (weak: supporting evidence, or the only clue there is);
+//   mismatch-minority the one rank whose own collective differs from what every other rank runs at the same
+//                     point (TORCH_DISTRIBUTED_DEBUG=DETAIL's "Rank 1 is running collective: ..., but Rank 0 ...");
+//   own-end           the one worker a launcher reports ended on a signal whose own output shows no wait and no
+//                     lost peer, while the others do: it ended, they lost it.
+// Strengths: strong, medium, weak (engine/decision.hpp). The job model weighs them; no strategy names an entry id.
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "engine/decision.hpp"
 #include "engine/process_table.hpp"
 #include "engine/timeline.hpp"
 
@@ -25,8 +31,8 @@ namespace denpex {
 struct Candidate {
     const Process* process = nullptr;  // null when the rank is named but wrote nothing here
     std::optional<int> rank;           // set when process is null
-    std::string strategy;
-    int strength = 0;                  // 3 strong, 2 medium, 1 weak
+    Strategy strategy = Strategy::initiating_event;
+    Strength strength = Strength::medium;
     std::vector<const Event*> evidence;
     std::string reason;
 };
@@ -38,10 +44,13 @@ struct InitiatingResult {
     std::vector<const Process*> unranked;     // the failing process has no rank
 };
 
-InitiatingResult initiating_event_strategy(const ProcessTable& table);
+// `ignored`: events that cannot be initiators here (consequences of a stall already under way).
+InitiatingResult initiating_event_strategy(const ProcessTable& table, const std::set<const Event*>& ignored = {});
 std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world);
 std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table);
 std::optional<Candidate> desync_strategy(const ProcessTable& table);
 std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, const Timeline& t);
+std::optional<Candidate> mismatch_minority_strategy(const ProcessTable& table);
+std::optional<Candidate> own_end_strategy(const ProcessTable& table, const Timeline& t);
 
 }  // namespace denpex

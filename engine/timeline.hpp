@@ -120,6 +120,9 @@ struct Timeline {
         if (torch_known) torch = VersionRange{*torch_stated.begin(), *torch_stated.begin()};
     }
     bool torchrun = false;
+    // Some line stood for several workers' identical lines (Ray's "[repeated 3x across cluster]"): which ranks wrote
+    // is not fully known, so no rank's silence means anything.
+    bool deduplicated = false;
     std::uint64_t bytes = 0, lines = 0, truncated_lines = 0;
     std::vector<std::string> warnings;                // unreadable inputs, I/O errors
 

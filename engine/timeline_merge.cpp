@@ -46,6 +46,7 @@ void merge_timeline(Timeline& into, Timeline&& from) {
     into.torch_stated.insert(from.torch_stated.begin(), from.torch_stated.end());
     if (into.torch_stated.size() > 1) into.torch_known = false;   // inputs from different releases
     into.torchrun = into.torchrun || from.torchrun;
+    into.deduplicated = into.deduplicated || from.deduplicated;
     // Two inputs whose formats imply disjoint versions say nothing about the version.
     if (into.torch_known && into.torch.empty()) into.torch_known = false;
     into.bytes += from.bytes;

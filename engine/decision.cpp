@@ -1,0 +1,100 @@
+#include "engine/decision.hpp"
+
+#include <algorithm>
+
+namespace denpex {
+
+std::string_view to_string(Confidence c) {
+    switch (c) {
+        case Confidence::low: return "low";
+        case Confidence::medium: return "medium";
+        case Confidence::high: return "high";
+    }
+    return "low";
+}
+
+std::string_view to_string(Strategy s) {
+    switch (s) {
+        case Strategy::initiating_event: return "initiating-event";
+        case Strategy::silent_rank: return "silent-rank";
+        case Strategy::sequence_lag: return "sequence-lag";
+        case Strategy::desync_report: return "desync-report";
+        case Strategy::agent_first_exit: return "agent-first-exit";
+        case Strategy::mismatch_minority: return "mismatch-minority";
+        case Strategy::own_end: return "own-end";
+    }
+    return "initiating-event";
+}
+
+bool corroborates(Support s) { return s != Support::silence && s != Support::order; }
+
+namespace {
+
+// The strongest suspect that is not a consequence of the stall, the earliest listed among equals.
+std::optional<std::size_t> pick_lead(const JobFacts& f) {
+    std::optional<std::size_t> lead;
+    for (std::size_t i = 0; i < f.suspects.size(); ++i) {
+        if (f.suspects[i].consequence) continue;
+        if (!lead || f.suspects[i].strength > f.suspects[*lead].strength) lead = i;
+    }
+    return lead;
+}
+
+Confidence calibrate(const JobFacts& f, const Decision& d) {
+    std::set<Support> kinds;
+    bool inferred = false;
+    for (std::size_t i : d.agreeing) {
+        kinds.insert(f.suspects[i].support.begin(), f.suspects[i].support.end());
+        inferred = inferred || f.suspects[i].rank_inferred;
+    }
+    const auto corroborating = std::count_if(kinds.begin(), kinds.end(), corroborates);
+    Confidence c = corroborating >= 2 ? Confidence::high : corroborating == 1 ? Confidence::medium : Confidence::low;
+    if (c == Confidence::high && (f.unseen_ranks > 0 || inferred)) c = Confidence::medium;
+    return c;
+}
+
+MissingFact missing_without_suspect(const JobFacts& f) {
+    if (f.unranked_failure) return MissingFact::unranked_process;
+    if (f.unordered_failures) return MissingFact::order_of_failures;
+    return MissingFact::collateral_only;
+}
+
+}  // namespace
+
+Decision decide(const JobFacts& f) {
+    Decision d;
+    for (std::size_t i = 0; i < f.suspects.size(); ++i)
+        if (f.suspects[i].consequence) d.consequences.push_back(i);
+    if (!f.any_failure && f.suspects.empty()) return d;
+
+    const std::optional<std::size_t> lead = pick_lead(f);
+    if (!lead) {
+        if (f.systemic) {
+            d.outcome = Outcome::systemic;
+            d.confidence = Confidence::medium;
+            return d;
+        }
+        d.outcome = Outcome::undetermined;
+        d.missing = missing_without_suspect(f);
+        return d;
+    }
+    const Suspect& l = f.suspects[*lead];
+    d.agreeing.push_back(*lead);
+    for (std::size_t i = 0; i < f.suspects.size(); ++i) {
+        const Suspect& s = f.suspects[i];
+        if (i == *lead || s.consequence) continue;
+        if (s.target == l.target) d.agreeing.push_back(i);
+        else if (s.strength >= Strength::medium) d.disagreeing.push_back(i);
+    }
+    if (!d.disagreeing.empty()) {
+        d.outcome = Outcome::undetermined;
+        d.missing = MissingFact::signals_disagree;
+        return d;
+    }
+    d.outcome = Outcome::determined;
+    d.lead = lead;
+    d.confidence = calibrate(f, d);
+    return d;
+}
+
+}  // namespace denpex

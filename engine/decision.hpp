@@ -1,0 +1,99 @@
+// Decision: the verdict as a pure function of a small model of the job (no log text, no knowledge).
+//
+// Contract. `decide()` reads only `JobFacts` and returns one of
+//   determined    one suspect is the initiator: `lead` indexes it, `confidence` says how well it is supported;
+//   systemic      the same fault everywhere, or a failure of the whole job: no single rank;
+//   undetermined  no suspect survives: `missing` says which kind of fact would decide;
+//   nothing       no process failed at all.
+// Rules, in order:
+//   1. A suspect whose own event came after the stall had begun (`consequence`) never leads.
+//   2. A suspect contradicted by another of at least medium strength that names a different rank is never
+//      named: the verdict is undetermined, and the missing fact is what would order the two.
+//   3. Confidence is calibrated by the independent kinds of support the agreeing suspects bring:
+//      two or more kinds → high, one → medium, silence or order alone → low. A world whose ranks are not all
+//      in the logs, or a global rank that is inferred rather than read, caps it at medium.
+// Every sentence the user reads is written elsewhere (the reasoner explains a Decision); this file decides.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <vector>
+
+namespace denpex {
+
+enum class Confidence { low, medium, high };
+std::string_view to_string(Confidence c);
+
+// The ways of naming a suspect (engine/strategies).
+enum class Strategy {
+    initiating_event, silent_rank, sequence_lag, desync_report, agent_first_exit, mismatch_minority, own_end
+};
+std::string_view to_string(Strategy s);
+
+// How much a strategy's candidate weighs against another's: a strong one beats a medium one; weak ones only
+// support, they never contradict.
+enum class Strength { weak = 1, medium = 2, strong = 3 };
+
+// One kind of evidence that a suspect failed first. Kinds are independent of each other: two reports of the
+// same fact (a traceback and the launcher's summary of the same exit) are one kind.
+enum class Support {
+    own_error,        // the process printed an error of its own (OOM, segfault, exception, ...)
+    first_in_time,    // its error precedes the others' collateral in causal time, or the stall's start matches it
+    peers_point_at,   // the others' collateral names it (a peer host or rank, "Connection closed by localRank N")
+    sequence_lag,     // it never enqueued the NCCL work the others timed out on (same process group)
+    desync_report,    // TORCH_NCCL_DESYNC_DEBUG names it
+    outside_record,   // a record beside its own output tells how it ended: the kernel's OOM killer by pid, an Xid
+                      // by bus id, the agent's report of its failed exit, the agent or srun ending it still running
+    present_silent,   // its stream is here, holds the others' errors, and it reports none while they all wait
+    silence,          // every other rank reports collateral; it has no stream here to say anything (an inference)
+    order,            // it is the first the launcher saw exit (an inference from order)
+};
+
+struct Suspect {
+    std::size_t target = 0;     // the worker it names: suspects with equal targets name the same worker
+    std::optional<int> rank;
+    Strategy strategy = Strategy::initiating_event;
+    Strength strength = Strength::medium;
+    std::set<Support> support;
+    bool consequence = false;   // its event came after the stall it would explain had begun
+    bool rank_inferred = false; // its global rank is an inference (an offset, task = rank), not read
+};
+
+enum class Outcome { nothing, determined, systemic, undetermined };
+
+// What would decide an undetermined verdict.
+enum class MissingFact {
+    none,
+    unranked_process,    // the failing process is known, its rank is not
+    order_of_failures,   // several processes failed on their own; nothing orders them
+    signals_disagree,    // suspects of comparable weight name different ranks
+    collateral_only,     // only collateral errors are here: the initiator wrote to a log that is not
+};
+
+struct JobFacts {
+    std::vector<Suspect> suspects;   // each strategy's candidate, in any order
+    bool any_failure = false;        // some process shows an error of any role
+    bool systemic = false;           // the same fault on several ranks at once, or a failure of the whole job
+    bool unranked_failure = false;   // a process failed on its own, but no line gives its rank
+    bool unordered_failures = false; // several processes failed on their own, in an order the logs do not give
+    int unseen_ranks = 0;            // ranks of the world with no output in these inputs
+};
+
+struct Decision {
+    Outcome outcome = Outcome::nothing;
+    std::optional<std::size_t> lead;        // index into JobFacts::suspects (determined only)
+    std::vector<std::size_t> agreeing;      // suspects naming the lead's rank, the lead first
+    std::vector<std::size_t> disagreeing;   // suspects of at least medium strength naming another rank
+    std::vector<std::size_t> consequences;  // suspects set aside as consequences of the stall
+    Confidence confidence = Confidence::low;
+    MissingFact missing = MissingFact::none;
+};
+
+Decision decide(const JobFacts& facts);
+
+// The kinds of support that count as corroboration (not an inference from silence or order).
+bool corroborates(Support s);
+
+}  // namespace denpex

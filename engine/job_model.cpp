@@ -1,0 +1,264 @@
+#include "engine/job_model.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "engine/evidence_text.hpp"
+#include "engine/job_topology.hpp"
+#include "engine/time_order.hpp"
+
+namespace denpex {
+namespace {
+
+// How long before the first timeout's start a stall may already have been under way and the initiator still be
+// alive: the ranks that block first enter the collective up to a step before the one that fails (an OOM in its
+// backward pass while the others already wait in all_reduce).
+constexpr double kStallMarginSeconds = 300;
+
+std::optional<long long> capture_number(const Event& e, const char* name) {
+    auto it = e.captures.find(name);
+    if (it == e.captures.end()) return std::nullopt;
+    long long v = 0;
+    const std::string& s = it->second;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p == s.data() || v < 0) return std::nullopt;
+    return v;
+}
+
+// A line that shows a rank waiting on a collective that never completed: a timeout with its limit or the work's
+// sequence number. Reactions to a kill (SIGTERM handlers, aborted steps) are not waits.
+bool shows_stall(const Event& e) {
+    return e.role == Role::collateral && !e.from_launcher &&
+           (e.captures.count("timeout_ms") || e.captures.count("seq") || e.captures.count("last_completed"));
+}
+
+// Whether `a` happened before `b`. A launcher's report is written after the fact (torchrun's summary at the end
+// of the run), so its place in a file orders nothing: only its own time does.
+std::optional<bool> before(const Event& a, const Event& b) {
+    if (a.from_launcher || b.from_launcher) {
+        if (auto gap = seconds_between(a, b); gap && *gap != 0) return *gap > 0;
+        return std::nullopt;
+    }
+    return precedes(a, b);
+}
+
+// The earliest time an event can have happened, when it carries a dated or same-clock time.
+std::optional<double> earliest_time(const Event& e) {
+    if (!e.time || e.time->uptime || e.time->relative) return std::nullopt;
+    return e.time->seconds;
+}
+
+StallOnset find_stall(const ProcessTable& table) {
+    StallOnset s;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.direct_collateral) {
+            if (!shows_stall(*e)) continue;
+            if (!s.detected || before(*e, *s.detected).value_or(e->order < s.detected->order)) s.detected = e;
+            auto ms = capture_number(*e, "timeout_ms");
+            // Only a line with its own time dates its wait; one whose time is carried from above is later than that.
+            if (ms && e->time && e->time_exact && e->time->has_date) {
+                double since = e->time->seconds - static_cast<double>(*ms) / 1000.0;
+                if (!s.blocked_since || since < *s.blocked_since) s.blocked_since = since;
+            }
+        }
+    return s;
+}
+
+// An outside end (a kill, the scheduler's limit) after the ranks had begun to wait is the teardown of the stall.
+bool after_stall(const Event& e, const ProcessTable& table, const StallOnset& stall) {
+    if (stall.blocked_since && e.time && e.time->has_date && earliest_time(e) &&
+        *earliest_time(e) > *stall.blocked_since + kStallMarginSeconds)
+        return true;
+    for (const Process& p : table.processes())
+        for (const Event* c : p.direct_collateral)
+            if (shows_stall(*c) && before(*c, e).value_or(false)) return true;
+    return false;
+}
+
+std::vector<const Event*> find_consequences(const ProcessTable& table, const StallOnset& stall) {
+    std::vector<const Event*> out;
+    if (!stall.detected) return out;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events)
+            if (e->role == Role::initiating && e->signature->entry->ends_from_outside && after_stall(*e, table, stall))
+                out.push_back(e);
+    return out;
+}
+
+const Event* first_not_in(const std::vector<const Event*>& events, const std::set<const Event*>& ignored) {
+    for (const Event* e : events)
+        if (!ignored.count(e)) return e;
+    return nullptr;
+}
+
+// Whether another process's collateral names this one: a rank capture equal to its rank, or a local rank on its
+// host ("Connection closed by localRank 2"), or a peer address on its host when the job spans several hosts.
+bool named_by_peers(const Process& p, const ProcessTable& table) {
+    const auto host = p.host();
+    for (const Process& q : table.processes()) {
+        if (&q == &p) continue;
+        for (const Event* c : q.direct_collateral) {
+            if (auto r = capture_number(*c, "rank"); r && p.rank && *r == *p.rank) return true;
+            if (auto l = capture_number(*c, "local_rank"); l && p.local_rank && *l == *p.local_rank && host &&
+                                                            c->host == host && q.host() == host)
+                return true;
+            if (auto it = c->captures.find("peer"); it != c->captures.end() && host) {
+                std::string h = host_of_peer(it->second);
+                if (!h.empty() && same_host(h, *host) && q.host() && !same_host(*q.host(), *host)) return true;
+            }
+        }
+    }
+    return false;
+}
+
+// Whether every other rank of the world is here and shows collateral, so that the others' errors, taken together,
+// leave only this process: what they waited for was it.
+bool only_one_not_waiting(const Process& p, const ProcessTable& table, std::optional<int> world) {
+    if (!world || *world < 2 || !p.rank) return false;
+    for (int r = 0; r < *world; ++r) {
+        if (r == *p.rank) continue;
+        const Process* q = table.by_rank(r);
+        if (!q || q->direct_collateral.empty()) return false;
+    }
+    return true;
+}
+
+// Whether its error comes before the others' collateral in causal time (real stamps, not file position alone), or
+// the others' timeouts date the start of their wait to about its error.
+bool first_in_time(const Event& e, const Process& p, const ProcessTable& table, const StallOnset& stall) {
+    if (e.from_launcher) return false;
+    if (stall.blocked_since && e.time_exact && e.time && e.time->has_date &&
+        std::abs(e.time->seconds - *stall.blocked_since) <= kStallMarginSeconds)
+        return true;
+    bool after_some = false, before_one = false;
+    for (const Process& q : table.processes()) {
+        if (&q == &p) continue;
+        for (const Event* c : q.direct_collateral) {
+            if (!c->time || !e.time || c->source == e.source) continue;   // stamps from two clocks, or none
+            auto o = precedes(e, *c);
+            if (o && *o) before_one = true;
+            if (o && !*o) after_some = true;
+        }
+    }
+    return before_one && !after_some;
+}
+
+// An initiating event on this process that another record (the kernel's OOM killer by pid, an Xid by bus id)
+// attributes to it beside its own output.
+bool recorded_outside(const Process& p, const std::set<const Event*>& ignored) {
+    bool own = false, outside = false;
+    for (const Event* e : p.events) {
+        if (e->role != Role::initiating || ignored.count(e)) continue;
+        const bool attributed = !e->key.rank && !e->key.local_rank && p.rank && !e->from_launcher &&
+                                (e->captures.count("pid") || e->captures.count("pci"));
+        (attributed ? outside : own) = true;
+    }
+    return own && outside;
+}
+
+// What a silent rank's silence is worth. Silence counts as evidence only where its stream is shown to be here and
+// to cover the failure: its lines share a stream with the others' errors. A record that it was still running while
+// the others waited (the agent's SIGTERM at teardown, output nobody else claims) is evidence of its own.
+std::set<Support> silence_support(const Candidate& c, const ProcessTable& table) {
+    std::set<Support> out;
+    const Process* p = c.process;
+    const bool shares_stream = p && std::any_of(table.processes().begin(), table.processes().end(), [&](const Process& q) {
+        return &q != p && q.rank && q.group == p->group && !q.direct_collateral.empty();
+    });
+    out.insert(shares_stream ? Support::present_silent : Support::silence);
+    if (p ? p->sigterm_by_agent : table.has_unclaimed_worker_output()) out.insert(Support::outside_record);
+    return out;
+}
+
+Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable& table, const StallOnset& stall,
+                   std::optional<int> world, const std::set<const Event*>& ignored) {
+    Suspect s;
+    s.rank = c.rank;
+    s.strategy = c.strategy;
+    s.strength = c.strength;
+    s.rank_inferred = c.process && !c.process->rank_inference.empty();
+    switch (c.strategy) {
+        case Strategy::initiating_event: {
+            const Process& p = *c.process;
+            const Event* e = first_not_in(p.specific_initiating, ignored);
+            if (!e) e = first_not_in(p.generic_initiating, ignored);
+            s.support.insert(e && e->from_launcher ? Support::outside_record : Support::own_error);
+            if (e && first_in_time(*e, p, table, stall)) s.support.insert(Support::first_in_time);
+            if (named_by_peers(p, table) || only_one_not_waiting(p, table, world)) s.support.insert(Support::peers_point_at);
+            if (recorded_outside(p, ignored)) s.support.insert(Support::outside_record);
+            break;
+        }
+        case Strategy::silent_rank: s.support = silence_support(c, table); break;
+        case Strategy::sequence_lag: s.support.insert(Support::sequence_lag); break;
+        case Strategy::desync_report: s.support.insert(Support::desync_report); break;
+        case Strategy::mismatch_minority: s.support = {Support::own_error, Support::peers_point_at}; break;
+        case Strategy::own_end: s.support.insert(Support::outside_record); break;
+        case Strategy::agent_first_exit:
+            // The agent recorded how it ended (it failed; the others were sent SIGTERM): a record, not only an order.
+            s.support.insert(Support::outside_record);
+            if (adopted) s.support.insert(Support::own_error);
+            break;
+    }
+    return s;
+}
+
+}  // namespace
+
+JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
+    JobModel m;
+    m.world = table.world_size();
+    m.unseen = table.unseen_ranks(m.world);
+    m.stall = find_stall(table);
+    m.consequences = find_consequences(table, m.stall);
+    const std::set<const Event*> ignored(m.consequences.begin(), m.consequences.end());
+
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events)
+            if ((e->role == Role::initiating && !ignored.count(e)) || e->role == Role::collateral) m.facts.any_failure = true;
+
+    m.init = initiating_event_strategy(table, ignored);
+    std::vector<Candidate>& cs = m.candidates;
+    if (m.init.candidate) cs.push_back(*m.init.candidate);
+    if (auto c = silent_rank_strategy(table, t, m.world)) cs.push_back(*c);
+    if (auto c = sequence_lag_strategy(table)) cs.push_back(*c);
+    if (auto c = desync_strategy(table)) cs.push_back(*c);
+    if (auto c = mismatch_minority_strategy(table)) cs.push_back(*c);
+    if (auto c = own_end_strategy(table, t)) cs.push_back(*c);
+
+    // The agent's first exit is weak: it counts when nothing else decides, when it supports the lead, or when it
+    // names the rank of an error printed without one on the same node.
+    if (auto c = agent_first_exit_strategy(table, t)) {
+        const bool nothing_else =
+            cs.empty() && m.init.systemic.empty() && m.init.unordered.empty() && m.init.unranked.empty();
+        const bool supports = std::any_of(cs.begin(), cs.end(), [&](const Candidate& x) { return x.process == c->process; });
+        const bool explains_unranked =
+            cs.empty() && m.init.unranked.size() == 1 && m.init.unranked.front()->group == c->process->group;
+        if (explains_unranked) {
+            m.adopted = m.init.unranked.front()->first_initiating();
+            c->strength = Strength::medium;
+            c->evidence.push_back(m.adopted);
+            c->reason += " The only error of its node, \"" + excerpt(m.adopted->evidence.text, 100) +
+                         "\", is printed without a rank, so it is taken as that worker's.";
+            m.init.unranked.clear();
+        }
+        if (nothing_else || supports || explains_unranked) cs.push_back(*c);
+    }
+
+    // Suspects name workers: one target per process, or per rank for a rank with no output here.
+    std::map<const void*, std::size_t> targets;
+    std::map<int, std::size_t> rank_targets;
+    for (Candidate& c : cs) {
+        if (c.process && c.process->rank) c.rank = c.process->rank;
+        Suspect s = suspect_of(c, m.adopted, table, m.stall, m.world, ignored);
+        if (c.rank) s.target = rank_targets.try_emplace(*c.rank, rank_targets.size() + 1000000).first->second;
+        else s.target = targets.try_emplace(c.process, targets.size()).first->second;
+        m.facts.suspects.push_back(std::move(s));
+    }
+    m.facts.systemic = !m.init.systemic.empty();
+    m.facts.unranked_failure = !m.init.unranked.empty();
+    m.facts.unordered_failures = !m.init.unordered.empty();
+    m.facts.unseen_ranks = static_cast<int>(m.unseen.size());
+    return m;
+}
+
+}  // namespace denpex

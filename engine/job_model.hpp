@@ -1,0 +1,46 @@
+// JobModel: what the engine knows about the job before it decides — the facts `decide()` reads, each tied back
+// to the processes and lines that gave it.
+//
+// Contract. Built once per diagnosis from a ProcessTable (identity: one process = one worker) and its Timeline:
+//   coverage    the world size and which of its ranks have output here (`unseen`);
+//   stall       when the ranks' wait began: a collective timeout at T with Timeout(ms)=X says its rank was
+//               blocked from about T − X; the first timeout line itself says the stall was already seen;
+//   consequence an initiating event the knowledge marks as an outside end (the scheduler's limit, a kill, the
+//               agent's signal) that happened after the stall had begun is its consequence: it is left out of
+//               the initiating strategy, so it can never be named the cause;
+//   suspects    each strategy's candidate with the independent kinds of support it brings (own error, first in
+//               causal time, the peers' collateral pointing at it, sequence numbers, an outside record, or
+//               only silence / order).
+// Nothing here writes a sentence for the user except each candidate's own reason.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "engine/decision.hpp"
+#include "engine/process_table.hpp"
+#include "engine/strategies.hpp"
+#include "engine/timeline.hpp"
+
+namespace denpex {
+
+struct StallOnset {
+    const Event* detected = nullptr;      // the earliest collective timeout (or other wait) seen
+    std::optional<double> blocked_since;  // the latest time by which some rank was already blocked (T − X)
+};
+
+struct JobModel {
+    std::optional<int> world;
+    std::vector<int> unseen;                         // ranks of the world with no output here
+    StallOnset stall;
+    std::vector<const Event*> consequences;          // outside ends after the stall began (never initiators)
+    InitiatingResult init;                           // the initiating strategy's view, consequences left out
+    const Event* adopted = nullptr;                  // an unranked error the agent's first exit explains
+    std::vector<Candidate> candidates;               // parallel to facts.suspects
+    JobFacts facts;
+};
+
+JobModel build_job_model(const ProcessTable& table, const Timeline& t);
+
+}  // namespace denpex
