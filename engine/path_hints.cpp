@@ -69,23 +69,25 @@ std::string_view stem(std::string_view name) {
 
 // The keyword patterns, applied to a stem or a directory name. Each keyword must start the name or follow a
 // separator and its number must end the name or be followed by one, so `crank3`, `ranks2` or `node_xxx1`
-// do not count. `local_rank_3` is a local rank, not a rank: both are one pattern so the longer wins.
+// do not count. `local_rank_3` is a local rank and `machine_rank1` / `node_rank1` (torchrun's --node_rank,
+// detectron2's --machine-rank) a node, not a rank: all are one pattern so the longer wins.
 // With `whole`, the keyword must be the entire name: used for directories, whose names often carry a
 // case or experiment label (`exception-rank1/combined.log` is not rank 1's log; `rank_3/stdout.log` is).
 void name_hints(std::string_view name, PathHints& hints, bool whole = false) {
     const auto anchor = whole ? RE2::ANCHOR_BOTH : RE2::UNANCHORED;
-    static const RE2 rank_re(R"((?i)(?:^|[_.-])(local[_-]?)?rank[_-]?(\d+)(?:$|[_.-]))", pattern_options());
+    static const RE2 rank_re(R"((?i)(?:^|[_.-])(?:(local[_-]?)|(?:node|machine|group)[_-]?)?rank[_-]?(\d+)(?:$|[_.-]))",
+                             pattern_options());
+    static const RE2 node_rank_re(R"((?i)(?:^|[_.-])(?:node|machine|group)[_-]?rank[_-]?(\d+)(?:$|[_.-]))",
+                                  pattern_options());
     static const RE2 node_re(R"((?i)(?:^|[_.-])node[_-]?(\d+)(?:$|[_.-]))", pattern_options());
     static const RE2 host_re(R"((?i)host[-_]([A-Za-z0-9][A-Za-z0-9.-]*))", pattern_options());
 
     std::array<re2::StringPiece, 3> c;
-    if (match(rank_re, name, anchor, c)) {
-        const auto n = to_number<int>(view(c[2]));
-        fill(present(c[1]) ? hints.local_rank : hints.rank, n);
-    }
+    std::array<re2::StringPiece, 2> d;
+    if (match(node_rank_re, name, anchor, d)) fill(hints.node, to_number<int>(view(d[1])));
+    else if (match(rank_re, name, anchor, c)) fill(present(c[1]) ? hints.local_rank : hints.rank, to_number<int>(view(c[2])));
     // "worker" names a rank in some setups and a node in others (pdsh_worker1.log, k8s `...-worker-0` pods),
     // so it is no hint at all.
-    std::array<re2::StringPiece, 2> d;
     if (match(node_re, name, anchor, d)) fill(hints.node, to_number<int>(view(d[1])));
     if (!hints.host && match(host_re, name, RE2::ANCHOR_BOTH, d)) hints.host = std::string(view(d[1]));
 }

@@ -84,10 +84,10 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table, const std:
         if (direct_first) pool = direct;
     }
 
-    // Lines with no rank at all, in a group where exactly one ranked process failed the same way, are that
-    // process's own lines printed without a prefix.
+    // Lines with no rank at all, in a group where exactly one named process (a rank, or a local rank such as
+    // mp.spawn's "Process 3") failed the same way, are that process's own lines printed without a prefix.
     std::vector<const Process*> ranked, unranked;
-    for (const Process* p : pool) (p->rank ? ranked : unranked).push_back(p);
+    for (const Process* p : pool) (p->rank || p->local_rank ? ranked : unranked).push_back(p);
     if (!ranked.empty()) {
         std::vector<const Process*> kept = ranked;
         for (const Process* u : unranked) {
@@ -318,6 +318,13 @@ std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, co
         record = &x;
     }
     if (!named || !named->rank) return std::nullopt;
+    // Output of its node that names no worker and shows only a lost peer or a wait may be the named worker's own
+    // (one worker per node, no prefixes): then it too only suffered, and its first exit says nothing.
+    for (const Process& q : table.processes())
+        if (q.group == named->group && !q.rank && !q.local_rank && !q.pid && !q.first_initiating() &&
+            std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
+                        [](const Event* e) { return e->signature->entry->category != "Launcher"; }))
+            return std::nullopt;
     Candidate c;
     c.process = named;
     c.strategy = Strategy::agent_first_exit;

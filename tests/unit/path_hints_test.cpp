@@ -73,6 +73,12 @@ TEST_CASE("path hints: per-node file names") {
     CHECK(path_hints("node-1.log").node == 1);
     CHECK(path_hints("/a/b/node_01.out").node == 1);
     CHECK_FALSE(path_hints("node1.log").rank);
+    // A node's rank (torchrun --node_rank, detectron2 --machine-rank) is a node index, not a global rank.
+    for (const char* name : {"node1-machine_rank1.log", "node_rank1.log", "train-noderank-1.out", "group_rank_1.log"}) {
+        CAPTURE(name);
+        CHECK(path_hints(name).node == 1);
+        CHECK_FALSE(path_hints(name).rank);
+    }
 }
 
 TEST_CASE("path hints: Slurm output files") {
