@@ -1,19 +1,13 @@
 // Reasoner: from a Timeline to a Report — which rank failed first, and what the others only suffered.
 //
 // Contract. `reason()` is a pure function of the Timeline and the knowledge base. It resolves raw line
-// attributions into processes, then runs independent strategies, each yielding a candidate with its evidence:
-//   initiating-event  the process with an initiating-class error (OOM, Xid, ECC, segfault, SIGKILL, a Python
-//                     exception) — the earliest one when several, comparing times only where comparable
-//                     (same file, or dated timestamps); the same error on several ranks at once is not one
-//                     rank's failure;
-//   silent-rank       every rank reports collateral errors but one, which is present in the logs and silent;
-//   sequence-lag      the rank whose last enqueued NCCL work is below the SeqNum the others timed out on;
-//   desync-report     the lagging ranks named by TORCH_NCCL_DESYNC_DEBUG;
-//   agent-first-exit  torchrun's agent on a node: the worker it reported failed and did not send SIGTERM
-//                     (supporting evidence only: the first to exit may itself be a timed-out survivor).
-// torchrun's "Root Cause (first observed failure)" is reported as a note when it disagrees, never used.
-// When no strategy decides, the diagnosis is undetermined and `missing` names the fact that would decide.
-// The reasoner never names an entry id: roles, scenarios and verdicts come from the knowledge data.
+// attributions into processes (engine/process_table), builds the model of the job (engine/job_model: coverage,
+// the stall's start, consequences, each strategy's suspect with its kinds of support), lets `decide()`
+// (engine/decision) choose one of determined / systemic / undetermined with a calibrated confidence, and only then
+// explains: the evidence lines, one reason per fact that decided, the collateral ranks, the fix for the version and
+// launcher the logs show, and, when undetermined, the missing fact computed from coverage. torchrun's "Root Cause
+// (first observed failure)" is reported as a note when it disagrees, never used. The reasoner never names an entry
+// id: roles, scenarios, verdicts and outside ends come from the knowledge data.
 #pragma once
 
 #include "engine/diagnosis.hpp"
