@@ -261,12 +261,21 @@ void explain_systemic(const Context& c, Diagnosis& d) {
     if (hosts.size() == 1 && every_host_known) d.initiating_host = *hosts.begin();
 }
 
+std::pair<const Entry*, const Event*> most_telling_collateral(const Context& c);
+
 void explain_unranked(const Context& c, Diagnosis& d) {
     const Process* p = c.m.init.unranked.front();
     const Event* e = c.first_cause(*p);
     d.failure = e->signature->entry;
     d.initiating_host = p->host();
     d.evidence.push_back(e->evidence);
+    // A bare exception says less than a specific error elsewhere in the logs ("RuntimeError: Socket Timeout" from
+    // the agent beside NCCL's "Connect to 192.168.50.12 failed"): the failure is named by the specific one.
+    if (e->signature->fallback)
+        if (const auto [best, example] = most_telling_collateral(c); best && severity_level(*best) >= severity_level(*d.failure)) {
+            d.failure = best;
+            add_evidence(d, example->evidence);
+        }
     std::string where = p->host() ? " on host " + *p->host() : " in " + c.t.groups[p->group].name;
     if (p->cuda_dev()) where += " (GPU " + std::to_string(*p->cuda_dev()) + ")";
     d.missing.push_back("Which rank printed \"" + excerpt(e->evidence.text, 120) + "\"" + where +
@@ -306,10 +315,9 @@ void explain_disagreement(const Context& c, Diagnosis& d) {
                         "TORCH_NCCL_DUMP_ON_TIMEOUT=1), would order them.");
 }
 
-// Only collateral errors are here: name the most telling one, and where the initiator's output must be.
-void explain_collateral_only(const Context& c, Diagnosis& d) {
-    // The failure named is the most severe collateral error, then the one most ranks share (the watchdog timeout
-    // all 63 survivors print), not the noisiest line; ties go to the one seen first.
+// The most telling collateral error: the most severe, then the one most ranks share (the watchdog timeout all 63
+// survivors print), not the noisiest line; ties go to the one seen first. With an example line.
+std::pair<const Entry*, const Event*> most_telling_collateral(const Context& c) {
     std::map<const Entry*, int> ranks_with;
     std::map<const Entry*, std::uint64_t> first_seen;
     const Event* example = nullptr;
@@ -329,6 +337,12 @@ void explain_collateral_only(const Context& c, Diagnosis& d) {
     for (const Process& p : c.table.processes())
         for (const Event* e : p.collateral)
             if (e->signature->entry == best && (!example || (p.rank && e->order < example->order))) example = e;
+    return {best, example};
+}
+
+// Only collateral errors are here: name the most telling one, and where the initiator's output must be.
+void explain_collateral_only(const Context& c, Diagnosis& d) {
+    const auto [best, example] = most_telling_collateral(c);
     // A consequence of the stall (the time limit that ended it) is what the user saw last: the failure is still
     // what the ranks show, and the consequence is evidence of when it ended.
     d.failure = best ? best : c.m.consequences.empty() ? nullptr : c.m.consequences.front()->signature->entry;

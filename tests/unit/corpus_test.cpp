@@ -156,9 +156,12 @@ TEST_CASE("corpus: shared modelled cases") {
         // The decisive lines (the CUDA error and "Process 1 terminated") are outside this excerpt; only the
         // issue's title names them, so no log reader can reach the labelled answer.
         "025-nvrx-elastic-glog-prefixed-device-busy",
-        // Added with the shared corpus's growth; the mechanisms they need are being built (issue 9).
-        "004-anomalygpt-deepspeed-host-oom-rc-9", "012-msswift-megatron-moe-exit-hang-heartbeat",
-        "026-qwen72b-qlora-v100-interleaved-oom-py311-carets", "028-accelerate-multinode-no-route-to-host-socket-timeout"};
+        // A run that finished, then hung in process-group teardown: "training ended" is not yet part of the model of
+        // how each process ended, so the heartbeat monitor's abort reads as collateral with no initiator.
+        "012-msswift-megatron-moe-exit-hang-heartbeat",
+        // Several processes' tracebacks shredded into one unprefixed stream: telling one writer from several by
+        // the interleaving itself is not built, so the one OOM line reads as one unranked process's.
+        "026-qwen72b-qlora-v100-interleaved-oom-py311-carets"};
     run_corpus(fs::path(DENPEX_SOURCE_DIR) / "tests/shared-corpus/modelled", deferred);
 }
 
