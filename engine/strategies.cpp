@@ -1,6 +1,7 @@
 #include "engine/strategies.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <set>
@@ -53,6 +54,29 @@ const Event* first_kept(const std::vector<const Event*>& events, const std::set<
     for (const Event* e : events)
         if (!ignored.count(e)) return e;
     return nullptr;
+}
+
+// A message with its incidental numbers masked (ranks, devices, pids, times, ports) but its quantities kept
+// ("Tried to allocate 2.00 GiB"), and without the writer's prefix: two ranks' lines agree when their shapes do.
+std::string message_shape(std::string_view text) {
+    if (std::size_t prefix = text.rfind("]:", 64); prefix != std::string_view::npos) text.remove_prefix(prefix + 2);
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+            out += text[i++];
+            continue;
+        }
+        std::size_t j = i;
+        while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.')) ++j;
+        std::string_view rest = text.substr(j);
+        const bool quantity = rest.size() >= 3 && rest[0] == ' ' && (rest.substr(1, 3) == "GiB" || rest.substr(1, 3) == "MiB" ||
+                                                                     rest.substr(1, 3) == "KiB" || rest.substr(1, 2) == "GB" ||
+                                                                     rest.substr(1, 2) == "MB");
+        out += quantity ? std::string(text.substr(i, j - i)) : std::string("#");
+        i = j;
+    }
+    return out;
 }
 
 }  // namespace
@@ -175,12 +199,25 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table, const std:
     if (kinds.size() == 1) {
         // The same error on several ranks: one systemic cause, unless one rank was clearly earlier by a
         // margin no simultaneous misconfiguration would leave.
+        // Errors of one kind are one common cause only when they agree: the same message at the same moment. The
+        // same kind with different messages (another address, another op), each after the earliest in time, is
+        // ordered like any two errors.
         if (earliest) {
-            bool well_before = true;
+            bool well_before = true, differs = false, dated = true;
             for (const Process* q : pool) {
                 if (q == earliest) continue;
                 auto gap = seconds_between(*first(earliest), *first(q));
                 if (!gap || *gap < kSimultaneousSeconds) well_before = false;
+                if (!gap || *gap <= 0) dated = false;   // order by position alone says too little here
+                differs = differs || message_shape(first(q)->evidence.text) != message_shape(first(earliest)->evidence.text);
+            }
+            if (!well_before && differs && dated) {
+                Candidate c{earliest, std::nullopt, Strategy::initiating_event, Strength::medium, {first(earliest)},
+                            earliest->name() + " hit " + first(earliest)->signature->entry->title +
+                                " before the other ranks, whose errors of the same kind say something else: they "
+                                "are not one common cause at one moment."};
+                out.candidate = c;
+                return out;
             }
             if (well_before) {
                 Candidate c{earliest, std::nullopt, Strategy::initiating_event, Strength::strong, {first(earliest)},

@@ -592,3 +592,21 @@ TEST_CASE("reasoner: a message that arrives as a Python warning still counts whe
     REQUIRE(d.failure);
     CHECK(d.failure->id == "cuda-system-not-ready");
 }
+
+TEST_CASE("reasoner: errors of one kind agree only with one message at one moment; else they are ordered") {
+    auto oom = [](int rank, const char* time, const char* size) {
+        return "[rank" + std::to_string(rank) + "]:2024-10-23 " + time +
+               ",100 ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + size + ". GPU " +
+               std::to_string(rank) + " has a total capacity of 79.11 GiB of which 1.02 GiB is free.\n";
+    };
+    // Different allocations ten seconds apart: two events, ordered; the first is the initiator.
+    const Report ordered = run({{"a.log", oom(3, "14:31:58", "2.00 GiB")}, {"b.log", oom(6, "14:32:08", "512.00 MiB")}});
+    const Diagnosis& d = only(ordered);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 3);
+    CHECK(d.confidence != "high");   // its own error and the order: no second kind of evidence
+    // The same message (only the device differs) within the same moment: one common cause, no single rank.
+    const Report same = run({{"a.log", oom(3, "14:31:58", "2.00 GiB")}, {"b.log", oom(6, "14:32:08", "2.00 GiB")}});
+    CHECK(only(same).rank_not_applicable);
+    CHECK_FALSE(only(same).initiating_rank);
+}
