@@ -92,6 +92,14 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
     bool truncated = false;
     std::uint64_t line_no = 0, next_progress = kProgressEvery;
 
+    // Launch attempts: the path's attempt_N, else counted from the restarts this file announces. A file that says
+    // neither leaves its lines' attempt unknown (they are read with every attempt).
+    constexpr std::uint16_t kMaxAttempts = 1000;
+    std::uint16_t attempt = static_cast<std::uint16_t>(std::clamp(hints.attempt.value_or(0), 0, int{kMaxAttempts}));
+    bool knows_attempts = hints.attempt.has_value();
+    std::vector<std::size_t> my_slots;
+    const std::size_t first_exit = t_.exits.size();
+
     HardWrapJoiner lines(reader);
     while (lines.next(raw, truncated, line_no)) {
         ++t_.lines;
@@ -197,6 +205,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             r.host = el.host;
             r.root_cause_section = el.root_cause_section;
             r.evidence = {name, line_no, evidence_text(text)};
+            r.attempt = attempt;
             if (el.rank && el.local_rank) g.note_local_rank(*el.local_rank, *el.rank);
             // The summary's host is the agent's own (its node); "localhost" names nothing.
             if (el.host && *el.host != "localhost") g.hosts.insert(*el.host);
@@ -296,6 +305,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             // srun's line about one task ("srun: error: node-b07: task 11: Out Of Memory") names its subject.
             if (srun.task) ev.captures.try_emplace("task", std::to_string(*srun.task));
             ev.cuda_dev = a.cuda_dev;
+            ev.attempt = attempt;
             // Per worker and signature only a few events are kept, but lines about different pids (the agent's
             // SIGTERM list, the OOM killer's victims) are different subjects and each keeps its own.
             std::string subject;
@@ -314,6 +324,11 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
                 t_.events[last_slot] = std::move(ev);
             }
             ++count;
+            my_slots.push_back(slot);
+            if (sig->mark == Mark::ends_attempt && attempt < kMaxAttempts) {
+                ++attempt;
+                knows_attempts = true;
+            }
             if (!t_.events[slot].time_exact && t_.events[slot].time) awaiting_stamp.push_back(slot);
             if (!names_subject && sig->role != Role::context) {
                 open_event = slot;
@@ -325,6 +340,10 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             survived_closed_at_[key] = line_no;
         }
         if (forwarded_ends) forwarded_open_.erase(writer);
+    }
+    if (!knows_attempts) {
+        for (std::size_t slot : my_slots) t_.events[slot].attempt.reset();
+        for (std::size_t i = first_exit; i < t_.exits.size(); ++i) t_.exits[i].attempt.reset();
     }
     t_.bytes += reader.bytes_read();
 }

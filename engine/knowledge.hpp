@@ -59,6 +59,9 @@ enum class Mark {
     // "chain-link": Python's "During handling of the above exception, another exception occurred:"; right after a
     // survived report, the chained traceback below belongs to it too.
     chain_link,
+    // "ends-attempt": the launcher gives up on this attempt and restarts the workers (torchrun's "will restart worker
+    // group"): the writer's later lines belong to the next attempt.
+    ends_attempt,
 };
 
 struct Signature {

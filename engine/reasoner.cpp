@@ -477,9 +477,12 @@ void warn_foreign_gpu_lines(const ProcessTable& table, Report& report) {
                               "that bus id or pid) were left out, e.g. " + ev.file + ":" + std::to_string(ev.line));
 }
 
-}  // namespace
+struct Verdict {
+    Report report;
+    Decision decision;
+};
 
-Report reason(const Timeline& t, const KnowledgeBase& kb) {
+Verdict reason_once(const Timeline& t, const KnowledgeBase& kb) {
     Report report;
     report.inputs = t.sources;
     report.torchrun = t.torchrun;
@@ -516,6 +519,71 @@ Report reason(const Timeline& t, const KnowledgeBase& kb) {
     note_root_cause(t, d);
     if (d.failure || d.undetermined) report.diagnoses.push_back(std::move(d));
     report.ranks = rank_states(c, chosen, report.diagnoses.empty() ? nullptr : &report.diagnoses.front());
+    return {std::move(report), decision};
+}
+
+// The launch attempts the logs tell apart (an elastic job that restarted its workers), in order: those in which
+// some worker wrote a line. The agent's lines after its last restart with no worker of its own (a rendezvous that
+// never completed) close the attempt before them.
+std::set<std::uint16_t> attempts_of(const Timeline& t) {
+    std::set<std::uint16_t> out;
+    for (const Event& e : t.events)
+        if (e.attempt && (e.key.rank || e.key.local_rank) && !e.from_launcher) out.insert(*e.attempt);
+    return out;
+}
+
+std::uint16_t attempt_of(std::uint16_t a, const std::set<std::uint16_t>& attempts) {
+    auto it = attempts.upper_bound(a);
+    return it == attempts.begin() ? *it : *std::prev(it);
+}
+
+// The lines of one attempt, with the lines whose attempt is unknown (files that say nothing of restarts).
+Timeline attempt_view(const Timeline& t, std::uint16_t attempt, const std::set<std::uint16_t>& attempts) {
+    Timeline v = t;
+    std::erase_if(v.events, [&](const Event& e) { return e.attempt && attempt_of(*e.attempt, attempts) != attempt; });
+    std::erase_if(v.exits, [&](const ExitRecord& x) { return x.attempt && attempt_of(*x.attempt, attempts) != attempt; });
+    return v;
+}
+
+// An attempt that shows only collateral errors right after one that failed on its own is the restart's fallout
+// (a store reused by the new rendezvous, peers gone): the earlier failure is what ended the job.
+bool only_fallout(const Decision& d) {
+    return d.outcome == Outcome::undetermined && d.missing == MissingFact::collateral_only;
+}
+
+}  // namespace
+
+Report reason(const Timeline& t, const KnowledgeBase& kb) {
+    const std::set<std::uint16_t> attempts = attempts_of(t);
+    if (attempts.size() <= 1) return reason_once(t, kb).report;
+
+    // Each attempt gets its own verdict; the one that ended the job leads: the last one, unless it is only the
+    // fallout of the one before.
+    std::vector<std::pair<std::uint16_t, Verdict>> verdicts;
+    for (std::uint16_t a : attempts) verdicts.emplace_back(a, reason_once(attempt_view(t, a, attempts), kb));
+    std::size_t lead = verdicts.size() - 1;
+    while (lead > 0 && only_fallout(verdicts[lead].second.decision) && !only_fallout(verdicts[lead - 1].second.decision) &&
+           verdicts[lead - 1].second.decision.outcome != Outcome::nothing)
+        --lead;
+    Report report = std::move(verdicts[lead].second.report);
+    report.inputs = t.sources;
+    report.bytes = t.bytes;
+    report.lines = t.lines;
+    auto label = [&](std::uint16_t a) {
+        return "attempt " + std::to_string(a) + " (" + std::to_string(attempts.size()) + " attempts in these logs)";
+    };
+    for (Diagnosis& d : report.diagnoses) {
+        d.notes.insert(d.notes.begin(), "The job restarted its workers; this is the verdict on " + label(verdicts[lead].first) +
+                                            (lead + 1 == verdicts.size() ? ", the last one." :
+                                             ", whose failure the later attempts only suffered from."));
+    }
+    for (std::size_t i = verdicts.size(); i-- > 0;) {
+        if (i == lead) continue;
+        for (Diagnosis& d : verdicts[i].second.report.diagnoses) {
+            d.notes.insert(d.notes.begin(), "The verdict on " + label(verdicts[i].first) + ".");
+            report.diagnoses.push_back(std::move(d));
+        }
+    }
     return report;
 }
 

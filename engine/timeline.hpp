@@ -54,6 +54,9 @@ struct Event {
     RawKey key;
     std::optional<std::string> host;
     std::optional<int> cuda_dev;
+    // Which launch attempt the line belongs to (torchrun restarts its workers after a failure): from the path
+    // (attempt_1/) or the restarts its file announced before it. Unset where the file says nothing of attempts.
+    std::optional<std::uint16_t> attempt;
 };
 
 // One line of torchrun's elastic summary or agent log about one worker's exit.
@@ -65,6 +68,7 @@ struct ExitRecord {
     std::optional<std::string> host;
     bool root_cause_section = false;    // listed under "Root Cause (first observed failure)"
     Evidence evidence;
+    std::optional<std::uint16_t> attempt;   // as Event::attempt
 };
 
 struct Group {

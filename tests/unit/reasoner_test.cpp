@@ -610,3 +610,25 @@ TEST_CASE("reasoner: errors of one kind agree only with one message at one momen
     CHECK(only(same).rank_not_applicable);
     CHECK_FALSE(only(same).initiating_rank);
 }
+
+TEST_CASE("reasoner: each launch attempt gets its own verdict; the one that ended the job leads") {
+    std::string log;
+    log += "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity "
+           "of 79.11 GiB of which 1.02 GiB is free.\n";
+    for (int r : {0, 2, 3}) log += watchdog(r, 500);
+    log += "INFO:torch.distributed.elastic.agent.server.api:[default] Worker group FAILED. 2/3 attempts left; will "
+           "restart worker group\n";
+    log += "[rank2]: RuntimeError: CUDA error: an illegal memory access was encountered\n";
+    for (int r : {0, 1, 3}) log += watchdog(r, 12);
+    const Report r = run({{"console.log", log}});
+    REQUIRE(r.diagnoses.size() == 2);
+    REQUIRE(r.diagnoses[0].initiating_rank);
+    CHECK(*r.diagnoses[0].initiating_rank == 2);   // the last attempt ended the job
+    REQUIRE(r.diagnoses[0].failure);
+    CHECK(r.diagnoses[0].failure->id.find("illegal-memory") != std::string::npos);
+    REQUIRE(r.diagnoses[1].initiating_rank);
+    CHECK(*r.diagnoses[1].initiating_rank == 1);   // the first attempt's own verdict
+    CHECK(r.diagnoses[1].notes.front().find("attempt 0") != std::string::npos);
+    // Within an attempt, the other attempt's errors are not collateral of this one.
+    for (const auto& c : r.diagnoses[0].collateral) CHECK(c.rank != 2);
+}
