@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
+#include <optional>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -78,15 +79,31 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
     std::vector<Timeline> timelines(runs.size());
     std::vector<std::vector<std::string>> warnings(runs.size());
     std::vector<char> stopped(runs.size(), 0);
+    // The boundary of a reader (a thread of its own past parallel_min_bytes, the caller's below it): nothing
+    // thrown while reading one input leaves it. The input's failure becomes a warning on that input, what was
+    // read of it stays, and the other inputs are still read.
+    auto guarded = [&](std::size_t r, const std::string& name, auto&& step) {
+        try {
+            step();
+        } catch (const std::exception& e) {
+            warnings[r].push_back(name + ": not read to the end: " + e.what());
+        } catch (...) {
+            warnings[r].push_back(name + ": not read to the end: unknown error");
+        }
+    };
     auto read_run = [&](std::size_t r) {
-        Collector collector(*matcher_);
-        collector.set_cancel_flag(options.cancel);
-        if (options.progress) collector.set_progress([&, r](std::uint64_t b) { report_progress(r, b); });
+        std::optional<Collector> collector;
+        guarded(r, "reader", [&] {
+            collector.emplace(*matcher_);
+            collector->set_cancel_flag(options.cancel);
+            if (options.progress) collector->set_progress([&, r](std::uint64_t b) { report_progress(r, b); });
+        });
+        if (!collector) return;
         for (std::size_t i = runs[r].first; i < runs[r].second; ++i) {
             const InputFile& f = input.files[i];
-            if (collector.cancelled()) break;
+            if (collector->cancelled()) break;
             if (f.path == "-") {
-                collector.add_fd(STDIN_FILENO, f.display, "");
+                guarded(r, f.display, [&] { collector->add_fd(STDIN_FILENO, f.display, ""); });
                 continue;
             }
             int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -97,17 +114,17 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
 #ifdef POSIX_FADV_SEQUENTIAL
             ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-            collector.add_fd(fd, f.display, f.path);
+            guarded(r, f.display, [&] { collector->add_fd(fd, f.display, f.path); });
             ::close(fd);
         }
         // In-memory texts (selections, open documents) follow the files, in the last run.
         if (r + 1 == runs.size())
             for (const auto& [name, text] : input.texts) {
-                if (collector.cancelled()) break;
-                collector.add_text(text, name);
+                if (collector->cancelled()) break;
+                guarded(r, name, [&] { collector->add_text(text, name); });
             }
-        stopped[r] = collector.cancelled();
-        timelines[r] = collector.finish();
+        stopped[r] = collector->cancelled();
+        guarded(r, "reader", [&] { timelines[r] = collector->finish(); });
     };
 
     if (runs.size() == 1) {
@@ -130,7 +147,19 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
         t.warnings.push_back("not read: " + std::to_string(input.not_read.size() - kListed) + " more file" +
                              (input.not_read.size() - kListed == 1 ? "" : "s"));
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
-    return reason(t, kb_);
+    try {
+        Report report = reason(t, kb_);
+        return report;
+    } catch (const std::exception& e) {
+        // No verdict rather than no process: the inputs and warnings still say what was read.
+        Report report;
+        report.inputs = t.sources;
+        report.bytes = t.bytes;
+        report.lines = t.lines;
+        report.warnings = t.warnings;
+        report.warnings.push_back(std::string("no diagnosis: the reasoning failed: ") + e.what());
+        return report;
+    }
 }
 
 }  // namespace denpex

@@ -5,6 +5,15 @@
 // returns the Report; it polls `cancel` between lines and reports progress in bytes (from one thread at a
 // time). Large multi-file inputs are read by several threads, each over a contiguous run of files that keeps
 // a node's files together; their Timelines are merged in input order, so the verdict does not depend on it.
+//
+// No-throw contract. `diagnose()` does not throw because of what an input contains, and no exception ever
+// leaves a reader (a thread of its own, or the caller's thread for small inputs): a std::terminate there would
+// end the CLI and the server alike. Inside, every number read from a log goes through
+// engine/bounded_number.hpp (bounded, checked, never throws); ranges a log states ("tasks 2-5") expand to a
+// bounded number of values. Should reading one input still fail (a bug, a callback that throws, memory), the
+// reader catches it at its boundary: that input gets a warning ("NAME: not read to the end: ...") in
+// Report::warnings, what was read of it is kept, and the other inputs are still read. Should the reasoning
+// fail, the Report has no diagnosis and says so in a warning.
 #pragma once
 
 #include <atomic>

@@ -2,20 +2,13 @@
 
 #include <limits>
 
+#include "engine/bounded_number.hpp"
+
 namespace denpex::server {
 namespace {
 
 std::optional<std::uint64_t> parse_number(const std::string& s, std::uint64_t max) {
-    if (s.empty() || s.size() > 20) return std::nullopt;
-    std::uint64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9') return std::nullopt;
-        const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-        if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return std::nullopt;
-        v = v * 10 + d;
-    }
-    if (v > max) return std::nullopt;
-    return v;
+    return parse_bounded<std::uint64_t>(s, 0, max);
 }
 
 }  // namespace

@@ -115,5 +115,14 @@ if command -v rg >/dev/null; then
     check "ripgrep accepts kb patterns --no-captures" $([ $? -le 1 ] && echo 0 || echo 1)
 fi
 
+# --- Never crash: numbers that do not fit are no numbers (engine/bounded_number.hpp) ---------------------------
+printf 'srun: error: gpu-a18: tasks 2-99999999999: Terminated\n' | "$DENPEX" diagnose - >/dev/null 2>"$TMP/err"
+rc=$?
+check "a task range past int does not abort (exit $rc)" $([ $rc -le 1 ] && echo 0 || echo 1)
+printf '[rank99999999999]: x\nSending process 99999999999999999999 closing signal SIGTERM\n[rank1]: RuntimeError: boom\n' \
+    | "$DENPEX" diagnose --json - >/dev/null 2>&1
+rc=$?
+check "ranks and pids past long do not abort (exit $rc)" $([ $rc -le 1 ] && echo 0 || echo 1)
+
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]
