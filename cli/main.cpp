@@ -15,7 +15,7 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: denpex diagnose [--json] [--knowledge DIR]... PATH... | -\n"
+    "usage: denpex diagnose [--json] [--no-mask] [--mask-hosts] [--knowledge DIR]... PATH... | -\n"
     "       denpex serve [--stdio] [--clientProcessId=N] [--log=LEVEL] [--knowledge DIR]...\n"
     "       denpex kb list [--json] | kb show ID | kb export DIR | kb patterns [--no-captures]\n"
     "       denpex --version | --help\n"
@@ -43,12 +43,15 @@ bool load_knowledge(const std::vector<std::string>& dirs, denpex::KnowledgeBase&
 
 int diagnose(const std::vector<std::string>& args) {
     bool json = false;
+    denpex::MaskOptions mask;
     std::vector<std::string> dirs, paths;
     bool options_done = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (!options_done && a == "--") options_done = true;
         else if (!options_done && a == "--json") json = true;
+        else if (!options_done && a == "--no-mask") mask.secrets = false;
+        else if (!options_done && a == "--mask-hosts") mask.hosts = true;
         else if (!options_done && a == "--knowledge") {
             if (i + 1 >= args.size()) return usage_error("--knowledge needs a directory");
             dirs.push_back(args[++i]);
@@ -68,7 +71,9 @@ int diagnose(const std::vector<std::string>& args) {
     denpex::DiagnoseInput input;
     input.files = inputs.files;
     input.not_read = inputs.skipped;
-    denpex::Report report = engine.diagnose(input);
+    denpex::DiagnoseOptions options;
+    options.mask = mask;
+    denpex::Report report = engine.diagnose(input, options);
     // Evidence is cut on character boundaries, but a log line is the user's bytes: never abort on them.
     if (json) std::cout << denpex::to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else std::cout << denpex::to_text(report);

@@ -149,6 +149,7 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
     try {
         Report report = reason(t, kb_);
+        mask_report(report, options.mask);
         return report;
     } catch (const std::exception& e) {
         // No verdict rather than no process: the inputs and warnings still say what was read.
@@ -158,6 +159,7 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
         report.lines = t.lines;
         report.warnings = t.warnings;
         report.warnings.push_back(std::string("no diagnosis: the reasoning failed: ") + e.what());
+        mask_report(report, options.mask);
         return report;
     }
 }

@@ -14,6 +14,9 @@
 // reader catches it at its boundary: that input gets a warning ("NAME: not read to the end: ...") in
 // Report::warnings, what was read of it is kept, and the other inputs are still read. Should the reasoning
 // fail, the Report has no diagnosis and says so in a warning.
+//
+// Masking. The Report `diagnose()` returns is masked as `DiagnoseOptions::mask` says (secrets by default, hosts
+// on request): it is the only way log text leaves the engine, so every surface shows masked text.
 #pragma once
 
 #include <atomic>
@@ -27,6 +30,7 @@
 #include "engine/inputs.hpp"
 #include "engine/knowledge.hpp"
 #include "engine/matcher.hpp"
+#include "engine/secret_mask.hpp"
 
 namespace denpex {
 
@@ -43,6 +47,8 @@ struct DiagnoseOptions {
     std::uint64_t parallel_min_bytes = 32u << 20;
     // Reader threads at most; 0 = one per hardware thread (capped at 8).
     unsigned max_threads = 0;
+    // What of the logs' text the Report may show (engine/secret_mask.hpp): secrets masked unless turned off.
+    MaskOptions mask;
 };
 
 class Engine {
