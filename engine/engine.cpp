@@ -51,6 +51,42 @@ std::vector<std::pair<std::size_t, std::size_t>> split_inputs(const std::vector<
     return runs;
 }
 
+// The gate of engine.hpp: events of an input with no line shaped like a job's output are not evidence. Returns
+// the warnings that say which inputs were set aside.
+// When at least half of the inputs are a job's output, the others are the tools' output beside them (nvidia-smi,
+// a shell transcript) and count too; a directory of documentation with a stray timestamp does not.
+std::vector<std::string> drop_non_job_inputs(Timeline& t) {
+    std::vector<std::uint64_t> dropped(t.sources.size(), 0);
+    const auto job_sources = static_cast<std::size_t>(
+        std::count_if(t.job_output_lines.begin(), t.job_output_lines.end(), [](std::uint64_t n) { return n > 0; }));
+    const bool mostly_job = job_sources > 0 && 2 * job_sources >= t.sources.size();
+    auto is_job = [&](std::uint32_t source) {
+        return mostly_job || source >= t.job_output_lines.size() || t.job_output_lines[source] > 0;
+    };
+    std::erase_if(t.events, [&](const Event& e) {
+        if (is_job(e.source)) return false;
+        if (e.role != Role::context && e.source < dropped.size()) ++dropped[e.source];
+        return true;
+    });
+    std::vector<std::string> out;
+    std::size_t inputs = 0;
+    std::uint64_t lines = 0;
+    constexpr std::size_t kListed = 5;
+    for (std::size_t i = 0; i < dropped.size(); ++i) {
+        if (!dropped[i]) continue;
+        ++inputs;
+        lines += dropped[i];
+        if (inputs <= kListed)
+            out.push_back(t.sources[i] + ": does not look like a training job's output (no rank or time prefix, "
+                          "launcher or NCCL line, or traceback); " + std::to_string(dropped[i]) + " line" +
+                          (dropped[i] == 1 ? " that reads" : "s that read") + " like an error not taken as evidence");
+    }
+    if (inputs > kListed)
+        out.push_back(std::to_string(inputs - kListed) + " more input" + (inputs - kListed == 1 ? "" : "s") +
+                      " that do not look like a training job's output set aside");
+    return out;
+}
+
 }  // namespace
 
 Engine::Engine(KnowledgeBase kb) : kb_(std::move(kb)), matcher_(std::make_unique<Matcher>(kb_)) {}
@@ -148,6 +184,7 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
                              (input.not_read.size() - kListed == 1 ? "" : "s"));
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
     try {
+        for (auto& w : drop_non_job_inputs(t)) t.warnings.push_back(std::move(w));
         Report report = reason(t, kb_);
         mask_report(report, options.mask);
         return report;

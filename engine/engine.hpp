@@ -15,6 +15,15 @@
 // Report::warnings, what was read of it is kept, and the other inputs are still read. Should the reasoning
 // fail, the Report has no diagnosis and says so in a warning.
 //
+// No diagnosis without a log. An input is taken as a training job's output only when at least one of its lines
+// has that shape: a rank, local-rank, task, pid or time prefix, NCCL's host:pid:tid, a launcher's or runtime's
+// own line (srun, slurmstepd, torchrun's agent, NVRM, Python logging's `LEVEL:logger:`), a Python traceback
+// (its header or frames, an exception chain, an exception's report line at the start of a line), c10's glog
+// header, a stated PyTorch version. When at least half of the inputs are such output, the rest (nvidia-smi's,
+// a shell transcript beside the logs) count too. Otherwise the error lines of any other input
+// (README prose, documentation, source code quoting an error) are not evidence: they are left out before the
+// reasoning, and a warning names the input. A bare error line without any of that is not a log either.
+//
 // Masking. The Report `diagnose()` returns is masked as `DiagnoseOptions::mask` says (secrets by default, hosts
 // on request): it is the only way log text leaves the engine, so every surface shows masked text.
 #pragma once
