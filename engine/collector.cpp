@@ -48,6 +48,33 @@ std::uint32_t group_for(Timeline& t, std::map<std::string, std::uint32_t>& index
     return id;
 }
 
+// Does this line, by its own shape, come from a running training job or its launcher rather than from prose
+// that quotes an error? Prefixes a process or launcher adds (a rank, a local rank, a task, a pid, a time, NCCL's
+// host:pid:tid), the launchers' and runtimes' own lines, and a Python traceback's frames. A host alone (pdsh's
+// `host: `) does not count: "License: GPL" has that shape.
+bool job_output_line(const Attribution& a, std::string_view line, std::string_view body) {
+    if (a.rank || a.local_rank || a.srun_task || a.pid || a.time || a.cuda_dev || a.comm_rank || a.bus_id)
+        return true;
+    auto starts = [&](std::string_view prefix) { return body.rfind(prefix, 0) == 0; };
+    auto has = [&](std::string_view needle) { return body.find(needle) != std::string_view::npos; };
+    if (starts("  File \"") && has("\", line ")) return true;   // a traceback frame
+    for (std::string_view launcher : {"srun: ", "slurmstepd: ", "NVRM: ", "[launch.py:", "torchrun ", "mpirun ",
+                                      "Primary job  terminated", "mpirun noticed that process"})
+        if (starts(launcher)) return true;
+    if (has(" NCCL INFO ") || has(" NCCL WARN ") || has("torch.distributed.elastic") ||
+        starts("terminate called after throwing an instance of "))
+        return true;
+    const re2::StringPiece head(body.data(), std::min<std::size_t>(body.size(), 160));
+    // Python logging's default format (`WARNING:torch.distributed.run:`, `INFO:root:`); c10's glog header
+    // without a time (`[E ProcessGroupNCCL.cpp:455] `); a Python exception's report line at the start of a line,
+    // as a dying process prints it (prose names the exception inside a sentence).
+    static const RE2 runtime(R"(^(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][A-Za-z0-9_.]*:|)"
+                             R"(\[[EWIF] [A-Za-z0-9_]+\.(?:cpp|cc|cu|h|hpp):[0-9]+\] |)"
+                             R"((?:[a-z_][a-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception): ))");
+    const re2::StringPiece line_head(line.data(), std::min<std::size_t>(line.size(), 160));
+    return RE2::PartialMatch(head, runtime) || (line.size() != body.size() && RE2::PartialMatch(line_head, runtime));
+}
+
 }  // namespace
 
 Collector::Collector(const Matcher& matcher) : matcher_(matcher) {}
@@ -66,6 +93,7 @@ void Collector::add_text(std::string_view text, const std::string& name) {
 void Collector::read(LineReader& reader, const std::string& name, const std::string& path) {
     const auto source = static_cast<std::uint32_t>(t_.sources.size());
     t_.sources.push_back(name);
+    t_.job_output_lines.push_back(0);
     PathHints hints = path.empty() ? PathHints{} : path_hints(path);
 
     // Files of one node (a torchrun --log_dir tree) share a group; any other file is its own group.
@@ -123,7 +151,10 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         std::string_view body = std::string_view(text).substr(std::min(a.body_offset, text.size()));
         ElasticLine el = elastic.feed(body);
         const SrunSubject srun = read_topology_line(body, t_.topology);
-        if (auto v = stated_torch_version(body)) t_.torch_stated.insert(*v);
+        const auto stated = stated_torch_version(body);
+        if (stated) t_.torch_stated.insert(*stated);
+        if (stated || el.kind != ElasticLine::Kind::none || !srun.host.empty() || job_output_line(a, text, body))
+            ++t_.job_output_lines[source];
         const bool in_summary = elastic.current_rank() || elastic.current_local_rank();
         if (in_summary) {
             // Inside a summary record the record's worker is the subject, whatever the line itself says.
@@ -234,6 +265,11 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         const Entry* previous_entry = nullptr;
         for (Hit& hit : matcher_.match(text)) {
             const Signature* sig = hit.signature;
+            // A traceback's header, a report of an error the process survived, a chained exception, mp.spawn's
+            // "Process N terminated": a Python runtime's own output.
+            if (sig->mark == Mark::failure_start || sig->mark == Mark::survived_report ||
+                sig->mark == Mark::chain_link || sig->mark == Mark::names_next_report)
+                ++t_.job_output_lines[source];
             // Two signatures of one entry on one line are one event (hits come grouped by entry).
             if (sig->entry == previous_entry) continue;
             previous_entry = sig->entry;

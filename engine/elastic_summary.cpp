@@ -2,6 +2,8 @@
 
 #include <re2/re2.h>
 
+#include "engine/bounded_number.hpp"
+
 namespace denpex {
 namespace {
 
@@ -16,6 +18,9 @@ struct Patterns {
     RE2 agent_failed{R"(failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\))"};
     RE2 sigterm{R"(Sending process (\d+) closing signal SIGTERM)"};
 };
+
+constexpr int kMaxRank = 1 << 24;
+constexpr long kMaxPid = 1L << 32;
 
 const Patterns& patterns() {
     static const Patterns p;
@@ -33,8 +38,8 @@ ElasticLine ElasticSummaryReader::feed(std::string_view body) {
         in_record_ = false;
         return out;
     }
-    int code = 0, local = 0, rank = 0;
-    long pid = 0;
+    // Numbers are captured as text and read by the bounded parser: a number that does not fit reads as absent.
+    std::string code, local, rank, pid;
     std::string host;
     // Every log line passes here: a substring test decides whether any pattern can apply before one runs.
     auto has = [&](std::string_view needle) { return body.find(needle) != std::string_view::npos; };
@@ -48,15 +53,15 @@ ElasticLine ElasticSummaryReader::feed(std::string_view body) {
     if (has("failed (exitcode") && RE2::PartialMatch(text, p.agent_failed, &code, &local, &pid)) {
         saw_elastic_ = true;
         out.kind = ElasticLine::Kind::agent_failed;
-        out.exitcode = code;
-        out.local_rank = local;
-        out.pid = pid;
+        out.exitcode = to_number<int>(code);
+        out.local_rank = parse_bounded<int>(local, 0, kMaxRank);
+        out.pid = parse_bounded<long>(pid, 0, kMaxPid);
         return out;
     }
     if (has("closing signal") && RE2::PartialMatch(text, p.sigterm, &pid)) {
         saw_elastic_ = true;
         out.kind = ElasticLine::Kind::sigterm;
-        out.pid = pid;
+        out.pid = parse_bounded<long>(pid, 0, kMaxPid);
         return out;
     }
     if (RE2::PartialMatch(text, p.failures)) {
@@ -87,14 +92,14 @@ ElasticLine ElasticSummaryReader::feed(std::string_view body) {
     if (RE2::PartialMatch(text, p.host, &host)) {
         host_ = host;
     } else if (RE2::PartialMatch(text, p.rank, &rank, &local)) {
-        rank_ = rank;
-        local_rank_ = local;
+        rank_ = parse_bounded<int>(rank, -1, kMaxRank);
+        local_rank_ = parse_bounded<int>(local, 0, kMaxRank);
     } else if (RE2::PartialMatch(text, p.exitcode, &code, &pid)) {
         out.kind = ElasticLine::Kind::summary_exit;
         out.rank = rank_;
         out.local_rank = local_rank_;
-        out.exitcode = code;
-        out.pid = pid;
+        out.exitcode = to_number<int>(code);
+        out.pid = parse_bounded<long>(pid, 0, kMaxPid);
         out.host = host_;
         out.root_cause_section = root_section_;
     }

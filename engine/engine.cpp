@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
+#include <optional>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -50,6 +51,42 @@ std::vector<std::pair<std::size_t, std::size_t>> split_inputs(const std::vector<
     return runs;
 }
 
+// The gate of engine.hpp: events of an input with no line shaped like a job's output are not evidence. Returns
+// the warnings that say which inputs were set aside.
+// When at least half of the inputs are a job's output, the others are the tools' output beside them (nvidia-smi,
+// a shell transcript) and count too; a directory of documentation with a stray timestamp does not.
+std::vector<std::string> drop_non_job_inputs(Timeline& t) {
+    std::vector<std::uint64_t> dropped(t.sources.size(), 0);
+    const auto job_sources = static_cast<std::size_t>(
+        std::count_if(t.job_output_lines.begin(), t.job_output_lines.end(), [](std::uint64_t n) { return n > 0; }));
+    const bool mostly_job = job_sources > 0 && 2 * job_sources >= t.sources.size();
+    auto is_job = [&](std::uint32_t source) {
+        return mostly_job || source >= t.job_output_lines.size() || t.job_output_lines[source] > 0;
+    };
+    std::erase_if(t.events, [&](const Event& e) {
+        if (is_job(e.source)) return false;
+        if (e.role != Role::context && e.source < dropped.size()) ++dropped[e.source];
+        return true;
+    });
+    std::vector<std::string> out;
+    std::size_t inputs = 0;
+    std::uint64_t lines = 0;
+    constexpr std::size_t kListed = 5;
+    for (std::size_t i = 0; i < dropped.size(); ++i) {
+        if (!dropped[i]) continue;
+        ++inputs;
+        lines += dropped[i];
+        if (inputs <= kListed)
+            out.push_back(t.sources[i] + ": does not look like a training job's output (no rank or time prefix, "
+                          "launcher or NCCL line, or traceback); " + std::to_string(dropped[i]) + " line" +
+                          (dropped[i] == 1 ? " that reads" : "s that read") + " like an error not taken as evidence");
+    }
+    if (inputs > kListed)
+        out.push_back(std::to_string(inputs - kListed) + " more input" + (inputs - kListed == 1 ? "" : "s") +
+                      " that do not look like a training job's output set aside");
+    return out;
+}
+
 }  // namespace
 
 Engine::Engine(KnowledgeBase kb) : kb_(std::move(kb)), matcher_(std::make_unique<Matcher>(kb_)) {}
@@ -78,15 +115,31 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
     std::vector<Timeline> timelines(runs.size());
     std::vector<std::vector<std::string>> warnings(runs.size());
     std::vector<char> stopped(runs.size(), 0);
+    // The boundary of a reader (a thread of its own past parallel_min_bytes, the caller's below it): nothing
+    // thrown while reading one input leaves it. The input's failure becomes a warning on that input, what was
+    // read of it stays, and the other inputs are still read.
+    auto guarded = [&](std::size_t r, const std::string& name, auto&& step) {
+        try {
+            step();
+        } catch (const std::exception& e) {
+            warnings[r].push_back(name + ": not read to the end: " + e.what());
+        } catch (...) {
+            warnings[r].push_back(name + ": not read to the end: unknown error");
+        }
+    };
     auto read_run = [&](std::size_t r) {
-        Collector collector(*matcher_);
-        collector.set_cancel_flag(options.cancel);
-        if (options.progress) collector.set_progress([&, r](std::uint64_t b) { report_progress(r, b); });
+        std::optional<Collector> collector;
+        guarded(r, "reader", [&] {
+            collector.emplace(*matcher_);
+            collector->set_cancel_flag(options.cancel);
+            if (options.progress) collector->set_progress([&, r](std::uint64_t b) { report_progress(r, b); });
+        });
+        if (!collector) return;
         for (std::size_t i = runs[r].first; i < runs[r].second; ++i) {
             const InputFile& f = input.files[i];
-            if (collector.cancelled()) break;
+            if (collector->cancelled()) break;
             if (f.path == "-") {
-                collector.add_fd(STDIN_FILENO, f.display, "");
+                guarded(r, f.display, [&] { collector->add_fd(STDIN_FILENO, f.display, ""); });
                 continue;
             }
             int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -97,17 +150,17 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
 #ifdef POSIX_FADV_SEQUENTIAL
             ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-            collector.add_fd(fd, f.display, f.path);
+            guarded(r, f.display, [&] { collector->add_fd(fd, f.display, f.path); });
             ::close(fd);
         }
         // In-memory texts (selections, open documents) follow the files, in the last run.
         if (r + 1 == runs.size())
             for (const auto& [name, text] : input.texts) {
-                if (collector.cancelled()) break;
-                collector.add_text(text, name);
+                if (collector->cancelled()) break;
+                guarded(r, name, [&] { collector->add_text(text, name); });
             }
-        stopped[r] = collector.cancelled();
-        timelines[r] = collector.finish();
+        stopped[r] = collector->cancelled();
+        guarded(r, "reader", [&] { timelines[r] = collector->finish(); });
     };
 
     if (runs.size() == 1) {
@@ -130,7 +183,22 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
         t.warnings.push_back("not read: " + std::to_string(input.not_read.size() - kListed) + " more file" +
                              (input.not_read.size() - kListed == 1 ? "" : "s"));
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
-    return reason(t, kb_);
+    try {
+        for (auto& w : drop_non_job_inputs(t)) t.warnings.push_back(std::move(w));
+        Report report = reason(t, kb_);
+        mask_report(report, options.mask);
+        return report;
+    } catch (const std::exception& e) {
+        // No verdict rather than no process: the inputs and warnings still say what was read.
+        Report report;
+        report.inputs = t.sources;
+        report.bytes = t.bytes;
+        report.lines = t.lines;
+        report.warnings = t.warnings;
+        report.warnings.push_back(std::string("no diagnosis: the reasoning failed: ") + e.what());
+        mask_report(report, options.mask);
+        return report;
+    }
 }
 
 }  // namespace denpex

@@ -5,6 +5,27 @@
 // returns the Report; it polls `cancel` between lines and reports progress in bytes (from one thread at a
 // time). Large multi-file inputs are read by several threads, each over a contiguous run of files that keeps
 // a node's files together; their Timelines are merged in input order, so the verdict does not depend on it.
+//
+// No-throw contract. `diagnose()` does not throw because of what an input contains, and no exception ever
+// leaves a reader (a thread of its own, or the caller's thread for small inputs): a std::terminate there would
+// end the CLI and the server alike. Inside, every number read from a log goes through
+// engine/bounded_number.hpp (bounded, checked, never throws); ranges a log states ("tasks 2-5") expand to a
+// bounded number of values. Should reading one input still fail (a bug, a callback that throws, memory), the
+// reader catches it at its boundary: that input gets a warning ("NAME: not read to the end: ...") in
+// Report::warnings, what was read of it is kept, and the other inputs are still read. Should the reasoning
+// fail, the Report has no diagnosis and says so in a warning.
+//
+// No diagnosis without a log. An input is taken as a training job's output only when at least one of its lines
+// has that shape: a rank, local-rank, task, pid or time prefix, NCCL's host:pid:tid, a launcher's or runtime's
+// own line (srun, slurmstepd, torchrun's agent, NVRM, Python logging's `LEVEL:logger:`), a Python traceback
+// (its header or frames, an exception chain, an exception's report line at the start of a line), c10's glog
+// header, a stated PyTorch version. When at least half of the inputs are such output, the rest (nvidia-smi's,
+// a shell transcript beside the logs) count too. Otherwise the error lines of any other input
+// (README prose, documentation, source code quoting an error) are not evidence: they are left out before the
+// reasoning, and a warning names the input. A bare error line without any of that is not a log either.
+//
+// Masking. The Report `diagnose()` returns is masked as `DiagnoseOptions::mask` says (secrets by default, hosts
+// on request): it is the only way log text leaves the engine, so every surface shows masked text.
 #pragma once
 
 #include <atomic>
@@ -18,6 +39,7 @@
 #include "engine/inputs.hpp"
 #include "engine/knowledge.hpp"
 #include "engine/matcher.hpp"
+#include "engine/secret_mask.hpp"
 
 namespace denpex {
 
@@ -34,6 +56,8 @@ struct DiagnoseOptions {
     std::uint64_t parallel_min_bytes = 32u << 20;
     // Reader threads at most; 0 = one per hardware thread (capped at 8).
     unsigned max_threads = 0;
+    // What of the logs' text the Report may show (engine/secret_mask.hpp): secrets masked unless turned off.
+    MaskOptions mask;
 };
 
 class Engine {

@@ -28,6 +28,7 @@ bool log_like_name(const fs::path& p) {
 // or a UTF-16 file is not.
 std::string not_text_reason(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
+    if (!in) return {};   // unreadable: the reader says why, on that input
     std::array<char, 8192> buf{};
     std::streamsize n = 0, start = 0;
     constexpr std::streamsize kMaxHole = 64 << 20;   // a hole larger than this is not worth reading past
@@ -90,26 +91,58 @@ ExpandedInputs expand_inputs(const std::vector<std::string>& args) {
         }
         if (fs::is_directory(st)) {
             std::vector<fs::path> found;
-            for (auto it = fs::recursive_directory_iterator(arg, fs::directory_options::skip_permission_denied, ec);
-                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-                if (!it->is_regular_file(ec)) continue;
-                if (!log_like_name(it->path())) {
-                    std::string ext = it->path().extension().string();
-                    const bool packed = ext == ".gz" || ext == ".xz" || ext == ".zst" || ext == ".bz2";
-                    out.skipped.push_back(it->path().string() + (packed ? " (compressed: decompress it and name the file)"
-                                                                       : " (not a log's name)"));
+            // Walked by hand so that a directory that cannot be read is listed, not silently passed over.
+            std::vector<fs::path> pending{fs::path(arg)};
+            while (!pending.empty()) {
+                const fs::path dir = std::move(pending.back());
+                pending.pop_back();
+                std::vector<fs::directory_entry> entries;
+                fs::directory_iterator it(dir, ec);
+                for (; !ec && it != fs::directory_iterator(); it.increment(ec)) entries.push_back(*it);
+                if (ec) {
+                    out.skipped.push_back(dir.string() + " (cannot read this directory: " + ec.message() + ")");
+                    ec.clear();
                 }
-                else if (auto why = not_text_reason(it->path()); !why.empty())
-                    out.skipped.push_back(it->path().string() + " (" + why + ")");
-                else found.push_back(it->path());
+                for (const fs::directory_entry& e : entries) {
+                    std::error_code entry_ec;
+                    // A symlink to a file is read; one to a directory is not walked (no loops).
+                    const fs::file_status ls = e.symlink_status(entry_ec);
+                    if (entry_ec) continue;
+                    if (fs::is_directory(ls)) {
+                        pending.push_back(e.path());
+                        continue;
+                    }
+                    if (!fs::is_regular_file(fs::is_symlink(ls) ? e.status(entry_ec) : ls) || entry_ec) continue;
+                    if (!log_like_name(e.path())) {
+                        std::string ext = e.path().extension().string();
+                        const bool packed = ext == ".gz" || ext == ".xz" || ext == ".zst" || ext == ".bz2";
+                        out.skipped.push_back(e.path().string() + (packed ? " (compressed: decompress it and name the file)"
+                                                                          : " (not a log's name)"));
+                    } else if (auto why = not_text_reason(e.path()); !why.empty()) {
+                        out.skipped.push_back(e.path().string() + " (" + why + ")");
+                    } else {
+                        found.push_back(e.path());
+                    }
+                }
             }
-            if (ec) out.errors.push_back(arg + ": " + ec.message());
             std::sort(found.begin(), found.end());
             for (const auto& f : found) out.files.push_back({f.string(), f.string()});
             continue;
         }
+        // A device (/dev/zero, /dev/urandom), a socket or a named FIFO never ends, or not when expected: only
+        // stdin ("-") and process substitution (/dev/fd/N, `<(kubectl logs ...)`) are read as streams.
+        if (!fs::is_regular_file(st)) {
+            const bool substitution = arg.rfind("/dev/fd/", 0) == 0 || arg.rfind("/proc/self/fd/", 0) == 0;
+            if (!(substitution && fs::is_fifo(st))) {
+                out.skipped.push_back(arg + (fs::is_fifo(st) ? " (a FIFO, not a file: pipe it to stdin, denpex diagnose - < " + arg + ")"
+                                                             : " (not a regular file)"));
+                continue;
+            }
+            out.files.push_back({arg, arg});
+            continue;
+        }
         // Named, but a core dump or an archive: its strings would match signatures by chance.
-        if (auto why = fs::is_regular_file(st) ? not_text_reason(arg) : std::string(); !why.empty()) {
+        if (auto why = not_text_reason(arg); !why.empty()) {
             out.skipped.push_back(arg + " (" + why + ")");
             continue;
         }

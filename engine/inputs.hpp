@@ -5,7 +5,10 @@
 // logs: a log-like name (`*.log`, `*.out`, `*.err`, `*.txt`, `stderr`, `stdout`, rotated `*.log.1`, no
 // extension) and text-like first bytes (mostly printable after any leading hole of NULs; ANSI codes in
 // moderation are fine). Files such as `*.json`, `*.py` or `*.yaml` inside a log directory are skipped: they
-// are not logs. Every skipped file is listed with the reason. Missing paths are errors, reported with the path.
+// are not logs. Every skipped file is listed with the reason, and so is every directory that cannot be read.
+// Only regular files are read, besides stdin ("-") and process substitution (`<(cmd)`, a FIFO under /dev/fd/):
+// a device (/dev/zero, /dev/urandom), a socket or a named FIFO is listed as skipped, never read forever.
+// Missing paths are errors, reported with the path.
 #pragma once
 
 #include <string>

@@ -4,8 +4,15 @@
 
 #include <re2/re2.h>
 
+#include "engine/bounded_number.hpp"
+
 namespace denpex {
 namespace {
+
+// srun names tasks 0..N-1; a range wider than this is not a job's (and is never expanded task by task).
+constexpr std::uint64_t kMaxTasksInRange = 4096;
+constexpr int kMaxTask = 1 << 24;
+constexpr int kMaxWorld = 1 << 20;
 
 bool has(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
 
@@ -33,45 +40,51 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
         while (RE2::FindAndConsume(&rest, pair, &host, &list)) {
             auto& ranks = out.host_ranks[host];
             if (!global) continue;
-            int v = -1;
-            for (char c : list) {
-                if (c >= '0' && c <= '9') v = (v < 0 ? 0 : v * 10) + (c - '0');
-                else if (v >= 0) { ranks.insert(v); v = -1; }
+            std::string_view rest_of_list = list;
+            while (!rest_of_list.empty()) {
+                const std::size_t start = rest_of_list.find_first_of("0123456789");
+                if (start == std::string_view::npos) break;
+                rest_of_list.remove_prefix(start);
+                std::size_t end = rest_of_list.find_first_not_of("0123456789");
+                if (end == std::string_view::npos) end = rest_of_list.size();
+                if (auto r = parse_bounded<int>(rest_of_list.substr(0, end), 0, kMaxWorld - 1)) ranks.insert(*r);
+                rest_of_list.remove_prefix(end);
             }
-            if (v >= 0) ranks.insert(v);
         }
     }
     if ((has(body, "NNODES") || has(body, "nnodes")) && (has(body, "NPROC_PER_NODE") || has(body, "nproc"))) {
         static const RE2 nodes(R"((?i)(?:\bNNODES=|--nnodes[= ])(\d+)\b)");
         static const RE2 procs(R"((?i)(?:\bNPROC_PER_NODE=|--nproc[_-]per[_-]node[= ])(\d+)\b)");
-        int n = 0, p = 0;
-        if (RE2::PartialMatch(text, nodes, &n) && RE2::PartialMatch(text, procs, &p) && n > 0 && p > 0 &&
-            n <= 100000 && p <= 1024)
-            out.world_size = std::max(out.world_size.value_or(0), n * p);
+        std::string n_text, p_text;
+        if (RE2::PartialMatch(text, nodes, &n_text) && RE2::PartialMatch(text, procs, &p_text)) {
+            const auto n = parse_bounded<int>(n_text, 1, 100000), p = parse_bounded<int>(p_text, 1, 1024);
+            if (n && p && *n * *p <= kMaxWorld) out.world_size = std::max(out.world_size.value_or(0), *n * *p);
+        }
     }
     if (has(body, "dist_world_size=")) {
         // DeepSpeed's launcher on every node: `[launch.py:163:main] dist_world_size=24`.
         static const RE2 re(R"(\bdist_world_size=(\d+)\b)");
-        int n = 0;
-        if (RE2::PartialMatch(text, re, &n) && n > 0 && n <= 1 << 20)
-            out.world_size = std::max(out.world_size.value_or(0), n);
+        std::string n_text;
+        if (RE2::PartialMatch(text, re, &n_text))
+            if (auto n = parse_bounded<int>(n_text, 1, kMaxWorld)) out.world_size = std::max(out.world_size.value_or(0), *n);
     }
     if (body.rfind("Num processes: ", 0) == 0) {
         // Accelerate's state banner (`Distributed environment: MULTI_GPU ... Num processes: 16`), one field per line.
         static const RE2 re(R"(^Num processes: (\d+)\s*$)");
-        int n = 0;
-        if (RE2::FullMatch(text, re, &n) && n > 0 && n <= 1 << 20) out.world_size = std::max(out.world_size.value_or(0), n);
+        std::string n_text;
+        if (RE2::FullMatch(text, re, &n_text))
+            if (auto n = parse_bounded<int>(n_text, 1, kMaxWorld)) out.world_size = std::max(out.world_size.value_or(0), *n);
     }
     if (body.rfind("srun: error: ", 0) == 0) {
         static const RE2 re(R"(^srun: error: ([A-Za-z0-9][A-Za-z0-9.-]*): tasks? (\d+)(?:-(\d+))?: )");
-        std::string host;
-        int first = 0;
-        std::string last;
+        std::string host, first, last;
         if (RE2::PartialMatch(text, re, &host, &first, &last)) {
-            int end = last.empty() ? first : std::stoi(last);
-            for (int t = first; t <= end && t - first < 4096; ++t) out.task_hosts[t] = host;
             out.host_ranks[host];
-            return {host, end == first ? std::optional<int>(first) : std::nullopt};
+            // A range too wide, or a task number no job has, names no task: the host is still known.
+            const auto span = bounded_span<int>(first, last, 0, kMaxTask, kMaxTasksInRange);
+            if (!span) return {host, std::nullopt};
+            for (int t = span->first; t <= span->second; ++t) out.task_hosts[t] = host;
+            return {host, span->first == span->second ? std::optional<int>(span->first) : std::nullopt};
         }
     }
     return {};

@@ -257,8 +257,8 @@ std::optional<int> ProcessTable::rank_of_named_process(const Event& e) const {
     if (auto it = e.captures.find("rank"); it != e.captures.end())
         if (auto r = to_number<int>(it->second)) return r;
     if (auto it = e.captures.find("pid"); it != e.captures.end()) {
-        long pid = std::atol(it->second.c_str());
-        if (auto r = pid_rank_.find(pid); r != pid_rank_.end()) return r->second;
+        if (auto pid = to_number<long>(it->second))
+            if (auto r = pid_rank_.find(*pid); r != pid_rank_.end()) return r->second;
     }
     // srun's line about task N, when every srun task holds one worker: task N is rank N (SLURM_PROCID).
     if (auto it = e.captures.find("task"); it != e.captures.end())

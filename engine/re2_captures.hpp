@@ -5,11 +5,12 @@
 // a null data pointer, which `present` tells apart from an empty match.
 #pragma once
 
-#include <charconv>
 #include <optional>
 #include <string_view>
 
 #include <re2/re2.h>
+
+#include "engine/bounded_number.hpp"   // to_number: every capture that is a number goes through it
 
 namespace denpex {
 
@@ -25,17 +26,6 @@ inline std::string_view view(const re2::StringPiece& piece) {
 }
 
 inline bool present(const re2::StringPiece& piece) { return piece.data() != nullptr; }
-
-// Decimal digits to a number; nullopt when empty, not all digits or out of range (never throws).
-template <class T>
-std::optional<T> to_number(std::string_view digits) {
-    if (digits.empty()) return std::nullopt;
-    T value{};
-    const char* end = digits.data() + digits.size();
-    const auto [ptr, ec] = std::from_chars(digits.data(), end, value);
-    if (ec != std::errc{} || ptr != end) return std::nullopt;
-    return value;
-}
 
 // Sets `field` from `value` unless it already holds one: the first source that names a field wins.
 template <class T>

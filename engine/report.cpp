@@ -167,7 +167,6 @@ std::string to_text(const Report& r) {
     if (r.torch_versions) out << "; message formats imply PyTorch " << *r.torch_versions;
     if (r.torchrun) out << "; launched by torchrun";
     out << "\n";
-    for (const auto& w : r.warnings) out << "warning: " << w << "\n";
     return out.str();
 }
 

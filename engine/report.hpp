@@ -20,6 +20,7 @@
 namespace denpex {
 
 nlohmann::json to_json(const Report& report);
+// The text report; its warnings are not part of it (the CLI prints them on stderr, found or not).
 std::string to_text(const Report& report);
 
 }  // namespace denpex

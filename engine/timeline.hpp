@@ -101,6 +101,9 @@ struct ProcessSummary {
 
 struct Timeline {
     std::vector<std::string> sources;                 // display names, indexed by Event::source
+    // Per source: lines shaped like a training job's or its launcher's output (a rank or time prefix, NCCL's
+    // host:pid:tid, a traceback, a launcher's line). A source with none is prose or documentation, not a log.
+    std::vector<std::uint64_t> job_output_lines;
     std::vector<Group> groups;
     std::vector<Event> events;
     std::vector<ExitRecord> exits;

@@ -11,6 +11,7 @@ void merge_timeline(Timeline& into, Timeline&& from) {
     for (const Event& e : into.events) order_base = std::max(order_base, e.order + 1);
 
     for (auto& s : from.sources) into.sources.push_back(std::move(s));
+    into.job_output_lines.insert(into.job_output_lines.end(), from.job_output_lines.begin(), from.job_output_lines.end());
     for (auto& g : from.groups) into.groups.push_back(std::move(g));
     for (Event& e : from.events) {
         e.source += source_base;

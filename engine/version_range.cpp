@@ -1,11 +1,12 @@
 #include "engine/version_range.hpp"
 
-#include <charconv>
+#include "engine/bounded_number.hpp"
 
 namespace denpex {
 namespace {
 
 constexpr int kAnyMinor = 9999;   // "1.x": the last minor of a major, so "<2.0" is "<=1.x"
+constexpr int kMaxComponent = 99999;
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
@@ -15,16 +16,17 @@ std::string_view trim(std::string_view s) {
 
 std::optional<Version> parse_version(std::string_view s) {
     s = trim(s);
+    // "2", "2.1" or "2.1.<anything>": patch levels ("2.1.2") do not change message formats; ignore them.
+    const std::size_t dot = s.find('.');
     Version v;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v.major);
-    if (ec != std::errc() || p == s.data()) return std::nullopt;
-    if (p == s.data() + s.size()) return v;
-    if (*p != '.') return std::nullopt;
-    ++p;
-    auto [q, ec2] = std::from_chars(p, s.data() + s.size(), v.minor);
-    if (ec2 != std::errc() || q == p) return std::nullopt;
-    // Patch levels ("2.1.2") do not change message formats; ignore them.
-    if (q != s.data() + s.size() && *q != '.') return std::nullopt;
+    const auto major = parse_bounded<int>(s.substr(0, dot), 0, kMaxComponent);
+    if (!major) return std::nullopt;
+    v.major = *major;
+    if (dot == std::string_view::npos) return v;
+    std::string_view rest = s.substr(dot + 1);
+    const auto minor = parse_bounded<int>(rest.substr(0, rest.find('.')), 0, kMaxComponent);
+    if (!minor) return std::nullopt;
+    v.minor = *minor;
     return v;
 }
 

@@ -2,20 +2,13 @@
 
 #include <limits>
 
+#include "engine/bounded_number.hpp"
+
 namespace denpex::server {
 namespace {
 
 std::optional<std::uint64_t> parse_number(const std::string& s, std::uint64_t max) {
-    if (s.empty() || s.size() > 20) return std::nullopt;
-    std::uint64_t v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9') return std::nullopt;
-        const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-        if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return std::nullopt;
-        v = v * 10 + d;
-    }
-    if (v > max) return std::nullopt;
-    return v;
+    return parse_bounded<std::uint64_t>(s, 0, max);
 }
 
 }  // namespace
@@ -23,7 +16,7 @@ std::optional<std::uint64_t> parse_number(const std::string& s, std::uint64_t ma
 const char* serve_usage() {
     return "usage: denpex serve [--stdio] [--clientProcessId=PID] [--log=LEVEL] [--knowledge DIR]...\n"
            "                    [--no-builtin-knowledge] [--threads=N] [--max-message-bytes=N]\n"
-           "                    [--debounce-ms=N] [--progress-threshold=BYTES]\n"
+           "                    [--debounce-ms=N] [--progress-threshold=BYTES] [--no-mask] [--mask-hosts]\n"
            "\n"
            "Runs the denpex language server (LSP 3.17, JSON-RPC 2.0) on stdin/stdout. Logs go to stderr.\n"
            "  --stdio                 accepted for clients that add it; stdio is the only transport\n"
@@ -34,7 +27,10 @@ const char* serve_usage() {
            "  --threads=N             diagnosis worker threads (default: from the CPU count, 2..8)\n"
            "  --max-message-bytes=N   largest message accepted (default 268435456); larger ones are skipped\n"
            "  --debounce-ms=N         wait after the last change of a log before diagnosing it (default 300)\n"
-           "  --progress-threshold=N  report work-done progress for diagnoses over N bytes (default 4194304)\n";
+           "  --progress-threshold=N  report work-done progress for diagnoses over N bytes (default 4194304)\n"
+           "  --no-mask               answer with the logs' raw text (secrets are masked by default)\n"
+           "  --mask-hosts            also replace host names and IP addresses by pseudonyms (host-1, ip-1)\n"
+           "  -h, --help              print this help\n";
 }
 
 std::optional<std::string> parse_serve_options(const std::vector<std::string>& args, ServeOptions& out) {
@@ -56,6 +52,14 @@ std::optional<std::string> parse_serve_options(const std::vector<std::string>& a
         if (name == "--stdio" && !has_value) continue;
         if (name == "--help" || name == "-h") {
             out.help = true;
+            continue;
+        }
+        if (name == "--no-mask" && !has_value) {
+            out.mask.secrets = false;
+            continue;
+        }
+        if (name == "--mask-hosts" && !has_value) {
+            out.mask.hosts = true;
             continue;
         }
         if (name == "--no-builtin-knowledge" && !has_value) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/secret_mask.hpp"
 #include "server/log.hpp"
 
 namespace denpex::server {
@@ -25,6 +26,7 @@ struct ServeOptions {
     unsigned debounce_ms = 300;                             // log documents re-diagnosed after typing stops
     std::uint64_t progress_threshold = std::uint64_t{4} << 20;   // work-done progress above this many bytes
     unsigned parent_poll_ms = 1000;
+    MaskOptions mask;                                       // --no-mask, --mask-hosts: what answers may show
     bool help = false;
 };
 

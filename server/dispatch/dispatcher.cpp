@@ -1,5 +1,7 @@
 #include "server/dispatch/dispatcher.hpp"
 
+#include <vector>
+
 #include <optional>
 #include <utility>
 
@@ -35,7 +37,7 @@ Dispatcher::Dispatcher(Outbox& out) : out_(out) {}
 Dispatcher::~Dispatcher() {
     // Pending calls may hold Replies whose last copy answers "server failed to reply" and then reaches back into
     // `running_`: drop them while everything else is still alive.
-    std::map<std::int64_t, ResponseHandler> calls;
+    std::map<std::int64_t, PendingCall> calls;
     {
         std::lock_guard<std::mutex> lock(calls_mutex_);
         calls.swap(calls_);
@@ -243,7 +245,7 @@ void Dispatcher::handle_response(const json& msg) {
         std::lock_guard<std::mutex> lock(calls_mutex_);
         auto it = calls_.find(id.get<std::int64_t>());
         if (it != calls_.end()) {
-            handler = std::move(it->second);
+            handler = std::move(it->second.handler);
             calls_.erase(it);
         }
     }
@@ -266,15 +268,16 @@ void Dispatcher::notify(const std::string& method, const json& params) {
     out_.send(serialize({{"jsonrpc", "2.0"}, {"method", method}, {"params", params}}));
 }
 
-void Dispatcher::call(const std::string& method, const json& params, ResponseHandler on_response) {
+void Dispatcher::call(const std::string& method, const json& params, ResponseHandler on_response,
+                      std::shared_ptr<std::atomic<bool>> cancel) {
     std::int64_t id;
     ResponseHandler dropped;
     {
         std::lock_guard<std::mutex> lock(calls_mutex_);
         id = next_call_id_++;
-        calls_[id] = std::move(on_response);
+        calls_[id] = PendingCall{std::move(on_response), std::move(cancel)};
         if (calls_.size() > kMaxPendingCalls) {
-            dropped = std::move(calls_.begin()->second);
+            dropped = std::move(calls_.begin()->second.handler);
             calls_.erase(calls_.begin());
         }
     }
@@ -287,19 +290,51 @@ void Dispatcher::call(const std::string& method, const json& params, ResponseHan
 }
 
 void Dispatcher::cancel(const json& id) {
-    std::lock_guard<std::mutex> lock(running_mutex_);
-    auto it = running_.find(id.dump());
-    if (it == running_.end()) {
-        log_debug("$/cancelRequest for " + id.dump() + ": no such request is running");
-        return;
+    {
+        std::lock_guard<std::mutex> lock(running_mutex_);
+        auto it = running_.find(id.dump());
+        if (it == running_.end()) {
+            log_debug("$/cancelRequest for " + id.dump() + ": no such request is running");
+            return;
+        }
+        log_debug("cancelling request " + id.dump());
+        it->second.flag->store(true);
     }
-    log_debug("cancelling request " + id.dump());
-    it->second.flag->store(true);
+    abandon_cancelled_calls();
 }
 
 void Dispatcher::cancel_all() {
-    std::lock_guard<std::mutex> lock(running_mutex_);
-    for (auto& [key, r] : running_) r.flag->store(true);
+    {
+        std::lock_guard<std::mutex> lock(running_mutex_);
+        for (auto& [key, r] : running_) r.flag->store(true);
+    }
+    abandon_cancelled_calls();
+}
+
+// Calls made for a request that is now cancelled stop waiting for the client: their callbacks run with
+// RequestCancelled (outside the locks: they answer their request, which reaches back into `running_`).
+void Dispatcher::abandon_cancelled_calls() {
+    std::vector<ResponseHandler> abandoned;
+    {
+        std::lock_guard<std::mutex> lock(calls_mutex_);
+        for (auto it = calls_.begin(); it != calls_.end();) {
+            if (it->second.cancel && it->second.cancel->load()) {
+                abandoned.push_back(std::move(it->second.handler));
+                it = calls_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    static const json kCancelled = {{"code", error_code::request_cancelled},
+                                    {"message", "cancelled before the client answered"}};
+    for (auto& handler : abandoned) {
+        try {
+            handler(nullptr, &kCancelled);
+        } catch (const std::exception& e) {
+            log_error(std::string("abandoning a call failed: ") + e.what());
+        }
+    }
 }
 
 void Dispatcher::stop(const std::string& why) {

@@ -14,7 +14,8 @@
 //   - unknown requests get MethodNotFound (-32601); unknown notifications are ignored ("$/" ones silently);
 //   - `$/cancelRequest {id}` raises the cancel flag of that request while it runs (its handler replies
 //     RequestCancelled -32800 or, if it finished first, its result: cancellation is cooperative and racy);
-//   - responses from the client are routed to the callback of the server's request (`call`).
+//   - responses from the client are routed to the callback of the server's request (`call`); a call made for a
+//     request gives up when that request is cancelled, so the request is still answered exactly once.
 // Handlers run on the I/O thread and must return quickly; long work takes its Reply to a worker. `call`,
 // `notify` and Reply may be used from any thread.
 #pragma once
@@ -57,7 +58,12 @@ public:
 
     // Server -> client.
     void notify(const std::string& method, const nlohmann::json& params);
-    void call(const std::string& method, const nlohmann::json& params, ResponseHandler on_response);
+    // `cancel`: the flag of the request this call serves (Reply::cancel_token). When it is raised
+    // ($/cancelRequest, shutdown, exit) before the client answers, `on_response` runs at once with the error
+    // RequestCancelled and a later answer is ignored: the request behind it is answered even by a client that
+    // never answers (or answers with broken JSON).
+    void call(const std::string& method, const nlohmann::json& params, ResponseHandler on_response,
+              std::shared_ptr<std::atomic<bool>> cancel = nullptr);
 
     // Raises every running request's cancel flag (shutdown, exit).
     void cancel_all();
@@ -91,8 +97,14 @@ private:
     std::map<std::string, Running> running_;   // keyed by the id's JSON text: 1 and "1" are different ids
     std::uint64_t next_cookie_ = 1;
 
+    void abandon_cancelled_calls();
+
+    struct PendingCall {
+        ResponseHandler handler;
+        std::shared_ptr<std::atomic<bool>> cancel;
+    };
     std::mutex calls_mutex_;
-    std::map<std::int64_t, ResponseHandler> calls_;
+    std::map<std::int64_t, PendingCall> calls_;
     std::int64_t next_call_id_ = 1;
 };
 

@@ -137,8 +137,14 @@ void execute_insert_command(ServerState& s, const json& arguments, Reply reply) 
         reply.result({{"applied", false}, {"reason", "the client cannot apply edits"}, {"edit", edit}});
         return;
     }
+    // The reply waits on the client's answer; cancelled, shut down or exited first, it is answered then.
     s.dispatcher.call("workspace/applyEdit", {{"label", check.fix_title}, {"edit", edit}},
                       [reply](const json* result, const json* error) {
+                          if (error && error->is_object() && error->value("code", 0) == error_code::request_cancelled) {
+                              reply.error(error_code::request_cancelled,
+                                          reply.method() + " was cancelled before the client applied the edit");
+                              return;
+                          }
                           if (error) {
                               reply.result({{"applied", false}, {"reason", error->value("message", "the client failed")}});
                               return;
@@ -147,7 +153,8 @@ void execute_insert_command(ServerState& s, const json& arguments, Reply reply) 
                           if (result && result->is_object() && result->contains("failureReason"))
                               r["reason"] = (*result)["failureReason"];
                           reply.result(r);
-                      });
+                      },
+                      reply.cancel_token());
 }
 
 }  // namespace denpex::server

@@ -101,6 +101,7 @@ void run_job(ServerState& s, std::shared_ptr<DiagnoseJob> job, const json* work_
             }
             DiagnoseOptions options;
             options.cancel = cancel.get();
+            options.mask = s.opts.mask;
             const std::uint64_t total = std::max<std::uint64_t>(1, job->total_bytes);
             options.progress = [progress, total](std::uint64_t bytes) {
                 const unsigned pct = static_cast<unsigned>(std::min<std::uint64_t>(100, bytes * 100 / total));

@@ -43,6 +43,7 @@ void diagnose_log(ServerState& s, const std::string& uri) {
         input.texts.emplace_back(doc->uri, doc->text);
         DiagnoseOptions options;
         options.cancel = cancel.get();
+        options.mask = s.opts.mask;
         const std::uint64_t total = std::max<std::uint64_t>(1, doc->text.size());
         options.progress = [progress, total](std::uint64_t bytes) {
             progress->report(static_cast<unsigned>(bytes * 100 / total), "");

@@ -6,6 +6,8 @@
 
 #include <re2/re2.h>
 
+#include "engine/bounded_number.hpp"
+
 namespace denpex::server {
 namespace {
 
@@ -44,12 +46,10 @@ std::optional<TorchPin> match_rule(std::size_t index, std::string_view text) {
     if (!hit) return std::nullopt;
     TorchPin pin;
     pin.source = whole;
-    try {
-        pin.major = std::stoi(a);
-        pin.minor = std::stoi(b);
-    } catch (...) {
-        return std::nullopt;
-    }
+    const auto major = parse_bounded<int>(a, 0, 9999), minor = parse_bounded<int>(b, 0, 9999);
+    if (!major || !minor) return std::nullopt;
+    pin.major = *major;
+    pin.minor = *minor;
     pin.lower_bound = rule.kind == Rule::pip && op == ">=";
     pin.version = std::to_string(pin.major) + "." + std::to_string(pin.minor);
     if (rule.kind == Rule::ngc) {

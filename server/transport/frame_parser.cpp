@@ -122,25 +122,23 @@ void FrameParser::process() {
         // headers
         std::string_view rest(buffer_.data() + pos_, pending());
         const std::size_t nl = rest.find('\n');
-        if (nl == std::string_view::npos) {
-            if (rest.size() > limits_.max_header_line) {
-                error(FrameError::header_too_long,
-                      "a header line is longer than " + std::to_string(limits_.max_header_line) + " bytes");
-                pos_ = buffer_.size();
-                state_ = State::resync;
-                continue;
-            }
-            break;
-        }
-        std::string_view line = rest.substr(0, nl);
-        pos_ += nl + 1;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (line.size() > limits_.max_header_line) {
+        // The line's length without its terminator, or a lower bound of it while its end has not arrived (a
+        // final '\r' may be the terminator's first byte): the same line is too long whatever the reads' split.
+        const std::size_t known = nl != std::string_view::npos ? nl - (nl > 0 && rest[nl - 1] == '\r' ? 1 : 0)
+                                                               : rest.size() - (!rest.empty() && rest.back() == '\r' ? 1 : 0);
+        if (known > limits_.max_header_line) {
             error(FrameError::header_too_long,
                   "a header line is longer than " + std::to_string(limits_.max_header_line) + " bytes");
+            // Resynchronise from inside the line (its first byte skipped): a frame's header glued to the end of
+            // a long garbage line is found, in one read or many.
+            pos_ += 1;
             state_ = State::resync;
             continue;
         }
+        if (nl == std::string_view::npos) break;
+        std::string_view line = rest.substr(0, nl);
+        pos_ += nl + 1;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.empty()) {
             end_of_headers();
             continue;

@@ -12,7 +12,9 @@
 //     header is still used, so the next well-formed frame is not lost.
 // Errors that leave the body's extent unknown (no Content-Length, a non-numeric or negative one, a header
 // line longer than `max_header_line`) and a Content-Length above `max_body` are reported, and the parser then
-// *resynchronises*: it discards bytes until the next "Content-Length:" and parses headers from there. An
+// *resynchronises*: it discards bytes until the next "Content-Length:" and parses headers from there (after an
+// over-long header line, the search starts inside that line, so a header glued to its end is found). The frames
+// found do not depend on how the input is split into reads (a property test tries every split point). An
 // oversized length is therefore never allocated nor trusted to skip input — a bogus
 // "Content-Length: 99999999999999" cannot swallow the messages after it. (The cost: a genuine oversized message
 // whose body contains the text "Content-Length:" may surface a spurious frame, which then fails JSON parsing.)

@@ -115,5 +115,95 @@ if command -v rg >/dev/null; then
     check "ripgrep accepts kb patterns --no-captures" $([ $? -le 1 ] && echo 0 || echo 1)
 fi
 
+# --- Never crash: numbers that do not fit are no numbers (engine/bounded_number.hpp) ---------------------------
+printf 'srun: error: gpu-a18: tasks 2-99999999999: Terminated\n' | "$DENPEX" diagnose - >/dev/null 2>"$TMP/err"
+rc=$?
+check "a task range past int does not abort (exit $rc)" $([ $rc -le 1 ] && echo 0 || echo 1)
+printf '[rank99999999999]: x\nSending process 99999999999999999999 closing signal SIGTERM\n[rank1]: RuntimeError: boom\n' \
+    | "$DENPEX" diagnose --json - >/dev/null 2>&1
+rc=$?
+check "ranks and pids past long do not abort (exit $rc)" $([ $rc -le 1 ] && echo 0 || echo 1)
+
+# --- Never leak: secrets are masked in the text report and in --json -----------------------------------------
+cat >"$TMP/secrets.log" <<'LOG'
+[rank0]: launch: python train.py --password=Hunter2Secret --hf_token hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567
+[rank0]: step 1 loss 2.0 WANDB_API_KEY=0123456789abcdef0123456789abcdef01234567 AKIAIOSFODNN7EXAMPLE
+[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. fetch https://alice:S3cr3tPassw0rd@hub.example.com by jane.doe@example.com with ghp_0123456789abcdefghijABCDEFGHIJ012345
+LOG
+"$DENPEX" diagnose "$TMP/secrets.log" >"$TMP/secrets.txt" 2>&1
+check "a log with secrets is still diagnosed" $?
+"$DENPEX" diagnose --json "$TMP/secrets.log" >"$TMP/secrets.json" 2>&1
+leaks=0
+for secret in Hunter2Secret hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567 0123456789abcdef0123456789abcdef01234567 \
+              AKIAIOSFODNN7EXAMPLE S3cr3tPassw0rd jane.doe@example.com ghp_0123456789abcdefghijABCDEFGHIJ012345; do
+    if grep -qF "$secret" "$TMP/secrets.txt" "$TMP/secrets.json"; then echo "     leaked: $secret"; leaks=1; fi
+done
+check "text and --json outputs mask every secret" $leaks
+grep -q "CUDA out of memory" "$TMP/secrets.txt"; check "masking keeps the evidence readable" $?
+"$DENPEX" diagnose --no-mask --json "$TMP/secrets.log" | grep -qF S3cr3tPassw0rd; check "--no-mask shows the raw text" $?
+"$DENPEX" diagnose --mask-hosts --json "$TMP/secrets.log" >"$TMP/hosts.json"
+check "--mask-hosts replaces host names" $(grep -qF hub.example.com "$TMP/hosts.json" && echo 1 || echo 0)
+
+# --- Never cry wolf: text that is not a training job's output is not diagnosed ---------------------------------
+printf 'License: GPLWithACException\n' | "$DENPEX" diagnose - >"$TMP/out" 2>&1
+check "a licence line is not a failure (exit 1)" $([ $? -eq 1 ] && echo 0 || echo 1)
+cat >"$TMP/README.md" <<'MD'
+# Troubleshooting
+
+If training stops with `RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB`, lower the batch size.
+A `NCCL error: unhandled system error` usually means the network interface is wrong; a
+`torch.distributed.DistBackendError: NCCL communicator was aborted` follows from another rank's failure.
+Segmentation fault (core dumped) means a native extension crashed.
+MD
+"$DENPEX" diagnose "$TMP/README.md" >"$TMP/out" 2>"$TMP/err"
+check "a README quoting an OOM line: nothing found (exit 1)" $([ $? -eq 1 ] && echo 0 || echo 1)
+grep -q "does not look like a training job's output" "$TMP/err"; check "... and stderr says why" $?
+cat >"$TMP/oom_guard.py" <<'PY'
+def guard():
+    raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)")
+PY
+"$DENPEX" diagnose "$TMP/oom_guard.py" >/dev/null 2>&1
+check "source code that raises an OOM message is not diagnosed (exit 1)" $([ $? -eq 1 ] && echo 0 || echo 1)
+printf 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n' \
+    | "$DENPEX" diagnose - >/dev/null 2>&1
+check "a pasted traceback is still a job's output (exit 0)" $?
+if [ -d /usr/share/doc ]; then
+    timeout 300 "$DENPEX" diagnose --json /usr/share/doc >"$TMP/doc.json" 2>/dev/null
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['diagnoses']; sys.exit(1 if any(x['confidence'] in ('medium','high') for x in d) else 0)" "$TMP/doc.json"
+    check "/usr/share/doc gives no medium or high verdict" $?
+fi
+
+# --- CLI contract: each command's own --help; unknown commands; inputs that never end or cannot be read --------
+"$DENPEX" serve --help >"$TMP/out" 2>&1; rc=$?
+check "serve --help lists serve's options" $([ $rc -eq 0 ] && grep -q -- "--max-message-bytes" "$TMP/out" && grep -q -- "--clientProcessId" "$TMP/out" && echo 0 || echo 1)
+"$DENPEX" diagnose --help >"$TMP/out" 2>&1
+check "diagnose --help lists diagnose's options" $(grep -q -- "--mask-hosts" "$TMP/out" && grep -q -- "--json" "$TMP/out" && ! grep -q -- "--max-message-bytes" "$TMP/out" && echo 0 || echo 1)
+"$DENPEX" kb --help >"$TMP/out" 2>&1
+check "kb --help lists kb's subcommands" $(grep -q -- "--no-captures" "$TMP/out" && grep -q "export DIR" "$TMP/out" && echo 0 || echo 1)
+"$DENPEX" frobnicate --help >/dev/null 2>"$TMP/err"
+check "an unknown command with --help exits 2 with one line" $([ $? -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && echo 0 || echo 1)
+for dev in /dev/zero /dev/urandom; do
+    timeout 20 "$DENPEX" diagnose "$dev" >/dev/null 2>"$TMP/err"
+    rc=$?
+    check "$dev is not read forever (exit $rc)" $([ $rc -eq 2 ] && grep -q "not a regular file" "$TMP/err" && echo 0 || echo 1)
+done
+mkfifo "$TMP/fifo"
+timeout 20 "$DENPEX" diagnose "$TMP/fifo" "$EX" >/dev/null 2>"$TMP/err"
+rc=$?
+check "a FIFO beside logs is skipped with a warning (exit $rc)" $([ $rc -eq 0 ] && grep -q "FIFO" "$TMP/err" && echo 0 || echo 1)
+mkdir -p "$TMP/locked/inner" && cp "$EX/node1.log" "$TMP/locked/inner/" && chmod 700 "$TMP/locked/inner" && chmod 755 "$TMP" "$TMP/locked"
+if [ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null; then
+    run_as=(); [ "$(id -u)" -eq 0 ] && run_as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+    "${run_as[@]}" "$DENPEX" diagnose "$TMP/locked" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    check "an unreadable directory is named on stderr when nothing is found (exit $rc)" \
+        $([ $rc -ne 0 ] && grep -q "locked/inner" "$TMP/err" && echo 0 || echo 1)
+    chmod 755 "$TMP/locked/inner" && chmod 600 "$TMP/locked/inner/node1.log"
+    "${run_as[@]}" "$DENPEX" diagnose "$TMP/locked/inner/node1.log" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    check "an unreadable file is named on stderr when nothing is found (exit $rc)" \
+        $([ $rc -ne 0 ] && grep -q "node1.log" "$TMP/err" && echo 0 || echo 1)
+fi
+
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

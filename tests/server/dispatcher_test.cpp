@@ -28,6 +28,13 @@ struct Fixture {
         d.on_request("bad", [](const json&, Reply) { throw RpcError(error_code::invalid_params, "params.x must be a string"); });
         d.on_request("boom", [](const json&, Reply) { throw std::runtime_error("kaput"); });
         d.on_request("drop", [](const json&, Reply) {});
+        // Answers only when the client answers the server's own request (like workspace/applyEdit).
+        d.on_request("ask", [this](const json&, Reply r) {
+            d.call("workspace/applyEdit", json::object(), [r](const json* result, const json* error) {
+                if (error) r.error(error->value("code", 0), error->value("message", ""));
+                else r.result(*result);
+            }, r.cancel_token());
+        });
         d.on_request("twice", [](const json&, Reply r) {
             r.result(1);
             r.result(2);
@@ -207,6 +214,40 @@ TEST_CASE("server-to-client calls: the response reaches its callback once; unkno
     CHECK(calls == 1);
     CHECK(got.is_null());
     CHECK(f.out.take().empty());
+}
+
+TEST_CASE("a request waiting on a client that never answers is answered once: on cancel, shutdown or exit") {
+    auto responses_to = [](const std::vector<json>& sent, const json& id) {
+        int n = 0;
+        for (const auto& m : sent) n += m.contains("id") && m["id"] == id && !m.contains("method");
+        return n;
+    };
+    for (const char* ending : {"cancel", "shutdown", "exit", "broken-json-then-cancel"}) {
+        CAPTURE(ending);
+        Fixture f;
+        f.init();
+        f.send({{"jsonrpc", "2.0"}, {"id", "q"}, {"method", "ask"}});
+        std::vector<json> sent = f.out.take();
+        REQUIRE(sent.size() == 1);
+        const json call_id = sent[0]["id"];
+        CHECK(sent[0]["method"] == "workspace/applyEdit");
+        CHECK(responses_to(sent, "q") == 0);
+        if (std::string(ending) == "broken-json-then-cancel") {
+            f.d.handle("{\"jsonrpc\": \"2.0\", \"id\": " + call_id.dump() + ", \"result\": {");   // a broken answer
+            auto parse_error = f.out.take();
+            CHECK(responses_to(parse_error, "q") == 0);
+        }
+        if (std::string(ending) == "shutdown") f.send({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "shutdown"}});
+        else if (std::string(ending) == "exit") f.send({{"jsonrpc", "2.0"}, {"method", "exit"}});
+        else f.send({{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", "q"}}}});
+        sent = f.out.take();
+        REQUIRE(responses_to(sent, "q") == 1);
+        for (const auto& m : sent)
+            if (m.contains("id") && m["id"] == "q") CHECK(code_of(m) == error_code::request_cancelled);
+        // The client's late answer reaches nobody: no second reply.
+        f.send({{"jsonrpc", "2.0"}, {"id", call_id}, {"result", {{"applied", true}}}});
+        CHECK(responses_to(f.out.take(), "q") == 0);
+    }
 }
 
 TEST_CASE("invalid UTF-8 inside a message is replaced, not a parse error") {

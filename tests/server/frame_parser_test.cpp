@@ -168,6 +168,35 @@ TEST_CASE("garbage glued in front of a header (the tail of a broken body) does n
     CHECK(o.errors == std::vector<FrameError>{FrameError::malformed_header});
 }
 
+TEST_CASE("split independence: a frame after an over-long garbage line with Content-Length glued to its end") {
+    // Any split of the same bytes into two reads (and one byte at a time) gives the same frames as one read.
+    const std::string garbage = std::string(9000, 'x') + "Content-Length: 3 junk: Content-Length:";
+    for (const std::string& stream : {std::string(9000, 'g') + frame(kA) + frame(kB),
+                                      garbage + " " + std::to_string(kA.size()) + "\r\n\r\n" + kA + frame(kB),
+                                      std::string(8190, 'g') + "\r" + frame(kA),   // at the limit, '\r' split off
+                                      std::string(8192, 'g') + "\r\n" + frame(kA)}) {
+        const Out whole = parse(stream);
+        CHECK(whole.messages.size() >= 1);
+        CHECK(whole.messages.back() == (stream.size() > kB.size() && stream.ends_with(kB) ? kB : kA));
+        for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
+            FrameParser p;
+            p.feed(std::string_view(stream).substr(0, cut));
+            p.feed(std::string_view(stream).substr(cut));
+            p.finish();
+            const Out split = drain(p);
+            if (split.messages != whole.messages) {
+                CAPTURE(cut);
+                CHECK(split.messages == whole.messages);
+                break;
+            }
+        }
+        FrameParser bytes;
+        for (char c : stream) bytes.feed(std::string_view(&c, 1));
+        bytes.finish();
+        CHECK(drain(bytes).messages == whole.messages);
+    }
+}
+
 TEST_CASE("input ending inside a frame is reported as truncated") {
     const std::string f = frame(kA);
     Out body = parse(f.substr(0, f.size() - 3));

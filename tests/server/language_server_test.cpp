@@ -318,6 +318,25 @@ TEST_CASE("without code-action literals the fix is a Command; executing it asks 
     CHECK(s.response(ex)["result"] == json{{"applied", true}});
 }
 
+TEST_CASE("insertAsyncErrorHandling: a client that never answers applyEdit still gets exactly one reply") {
+    for (const char* ending : {"cancel", "shutdown"}) {
+        CAPTURE(ending);
+        Session s(json{{"workspace", {{"applyEdit", true}}}});
+        const std::string uri = "file:///jobs/train.py";
+        s.open(uri, "python", "import torch.distributed as dist\n\ndef main():\n    dist.init_process_group('nccl')\n");
+        int ex = s.request("workspace/executeCommand",
+                           {{"command", "denpex.server.insertAsyncErrorHandling"}, {"arguments", {{{"uri", uri}}}}});
+        REQUIRE(s.out.with("method", "workspace/applyEdit").size() == 1);
+        CHECK(s.out.with("id", ex).empty());
+        if (std::string(ending) == "cancel") s.notify("$/cancelRequest", {{"id", ex}});
+        else s.request("shutdown", json());
+        s.exec.run();
+        auto replies = s.out.with("id", ex);
+        REQUIRE(replies.size() == 1);
+        CHECK(replies[0]["error"]["code"] == error_code::request_cancelled);
+    }
+}
+
 TEST_CASE("executeCommand: unknown commands and bad arguments are InvalidParams; diagnose works as a command") {
     Session s;
     int u = s.request("workspace/executeCommand", {{"command", "denpex.diagnoseSelection"}});
