@@ -570,10 +570,13 @@ void ray_train_marker(std::string_view body, Attribution& a) {
     fill(a.world_size, to_number<int>(view(c[2])));
 }
 
-// A logging format that puts the rank after the level: `INFO [rank5] __main__: ...` (the time was a prefix).
-// Only at the body's start, after at most a level word, so a message that mentions `[rank5]` names nobody.
+// A logging format that puts the rank after the level: `INFO [rank5] __main__: ...`, or Python's
+// `%(asctime)s - %(levelname)s - [rank 2] ...` (the time was a prefix). Only at the body's start, after at most a
+// level word, so a message that mentions `[rank5]` names nobody.
 void level_rank_marker(std::string_view body, Attribution& a) {
-    static const RE2 re(R"(^(?:\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]? )?\[rank(\d+)\][: ])", pattern_options());
+    static const RE2 re(
+        R"(^\s*(?:- )?(?:\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]? (?:- )?)?\[rank ?(\d+)\][: ])",
+        pattern_options());
     std::array<re2::StringPiece, 2> c;
     if (match_at_start(re, body, c)) fill(a.rank, to_number<int>(view(c[1])));
 }

@@ -80,7 +80,8 @@ std::vector<const Event*> find_consequences(const ProcessTable& table, const Sta
     if (!stall.detected) return out;
     for (const Process& p : table.processes())
         for (const Event* e : p.events)
-            if (e->role == Role::initiating && e->signature->entry->ends_from_outside && after_stall(*e, table, stall))
+            if (e->role == Role::initiating && e->signature->entry->ends_from_outside != Entry::OutsideEnd::no &&
+                after_stall(*e, table, stall))
                 out.push_back(e);
     return out;
 }
@@ -210,11 +211,20 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     m.unseen = table.unseen_ranks(m.world);
     m.stall = find_stall(table);
     m.consequences = find_consequences(table, m.stall);
-    const std::set<const Event*> ignored(m.consequences.begin(), m.consequences.end());
+    std::set<const Event*> ignored(m.consequences.begin(), m.consequences.end());
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events) {
+            const Entry& entry = *e->signature->entry;
+            if (e->role == Role::initiating && entry.scope == "job" &&
+                entry.ends_from_outside == Entry::OutsideEnd::reason_unknown && !ignored.count(e)) {
+                m.unexplained_ends.push_back(e);
+                ignored.insert(e);
+            }
+        }
 
     for (const Process& p : table.processes())
         for (const Event* e : p.events)
-            if ((e->role == Role::initiating && !ignored.count(e)) || e->role == Role::collateral) m.facts.any_failure = true;
+            if (e->role != Role::context) m.facts.any_failure = true;
 
     m.init = initiating_event_strategy(table, ignored);
     std::vector<Candidate>& cs = m.candidates;

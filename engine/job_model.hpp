@@ -8,6 +8,8 @@
 //   consequence an initiating event the knowledge marks as an outside end (the scheduler's limit, a kill, the
 //               agent's signal) that happened after the stall had begun is its consequence: it is left out of
 //               the initiating strategy, so it can never be named the cause;
+//   unexplained an outside end of the whole job whose line does not say why is no verdict either: it is left
+//               out of the initiating strategy, and who sent it becomes the missing fact;
 //   suspects    each strategy's candidate with the independent kinds of support it brings (own error, first in
 //               causal time, the peers' collateral pointing at it, sequence numbers, an outside record, or
 //               only silence / order).
@@ -35,6 +37,9 @@ struct JobModel {
     std::vector<int> unseen;                         // ranks of the world with no output here
     StallOnset stall;
     std::vector<const Event*> consequences;          // outside ends after the stall began (never initiators)
+    // Outside ends of the whole job that do not say why (the agent told to stop): no verdict on their own; who sent
+    // them is the missing fact.
+    std::vector<const Event*> unexplained_ends;
     InitiatingResult init;                           // the initiating strategy's view, consequences left out
     const Event* adopted = nullptr;                  // an unranked error the agent's first exit explains
     std::vector<Candidate> candidates;               // parallel to facts.suspects

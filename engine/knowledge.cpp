@@ -149,8 +149,10 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
         if (e->scope != "rank" && e->scope != "job") r.problem("\"scope\" must be \"rank\" or \"job\"");
     }
     if (j.contains("ends_from_outside")) {
-        if (!j["ends_from_outside"].is_boolean()) r.problem("\"ends_from_outside\" must be true or false");
-        else e->ends_from_outside = j["ends_from_outside"].get<bool>();
+        const std::string v = r.str(j, "ends_from_outside");
+        if (v == "reason-stated") e->ends_from_outside = Entry::OutsideEnd::reason_stated;
+        else if (v == "reason-unknown") e->ends_from_outside = Entry::OutsideEnd::reason_unknown;
+        else r.problem("\"ends_from_outside\" must be \"reason-stated\" or \"reason-unknown\"");
     }
     if (!e->category.empty() && !one_of(e->category, std::begin(kCategories), std::end(kCategories)))
         r.problem("unknown category \"" + e->category + "\"");

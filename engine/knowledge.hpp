@@ -102,10 +102,12 @@ struct Entry {
     // "job": a failure of the whole job, not of one rank (a port already in use, the scheduler's time limit,
     // ranks disagreeing on a collective): it never has an initiating rank.
     std::string scope = "rank";
-    // "ends_from_outside": true: the entry is a process or job ended from outside (the scheduler's limit, a
-    // cancellation, a kill signal, the agent's signal). After the ranks had begun to stall it is the stall's
-    // consequence (the teardown), never its cause.
-    bool ends_from_outside = false;
+    // "ends_from_outside": the entry is a process or job ended from outside (the scheduler's limit, a cancellation,
+    // a kill signal, the agent's signal). After the ranks had begun to stall it is the stall's consequence (the
+    // teardown), never its cause. "reason-stated": the line says why (DUE TO TIME LIMIT); "reason-unknown": it
+    // does not (the agent "Received SIGTERM"), so for the whole job it is no verdict until the sender is known.
+    enum class OutsideEnd { no, reason_stated, reason_unknown };
+    OutsideEnd ends_from_outside = OutsideEnd::no;
     std::vector<Signature> signatures;
     std::string origin;    // "builtin" or the file it was loaded from
 };

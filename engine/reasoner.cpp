@@ -347,6 +347,17 @@ void explain_collateral_only(const Context& c, Diagnosis& d) {
     // what the ranks show, and the consequence is evidence of when it ended.
     d.failure = best ? best : c.m.consequences.empty() ? nullptr : c.m.consequences.front()->signature->entry;
     if (example) d.evidence.push_back(example->evidence);
+    // The job was stopped from outside and the line does not say by whom: that end is what the logs show, and its
+    // sender is the first missing fact.
+    if (!c.m.unexplained_ends.empty()) {
+        const Event* end = c.m.unexplained_ends.front();
+        if (!d.failure || severity_level(*end->signature->entry) >= severity_level(*d.failure)) d.failure = end->signature->entry;
+        d.evidence.insert(d.evidence.begin(), end->evidence);
+        d.missing.push_back("Who stopped the job: \"" + excerpt(end->evidence.text, 120) + "\" (" + where_of(*end) +
+                            ") says it was told to stop, not by whom or why. The scheduler's or operator's record "
+                            "(sacct -j <job>, kubectl get events / kubectl describe pod) and the other nodes' logs "
+                            "say which worker or node failed first.");
+    }
     std::vector<const Entry*> kinds(c.collateral_kinds.begin(), c.collateral_kinds.end());
     const std::string terms = quoted_list(search_terms(kinds));
     const std::string absent_hosts = describe_absent_hosts(c.table, c.t, c.m.unseen);
@@ -498,6 +509,7 @@ Verdict reason_once(const Timeline& t, const KnowledgeBase& kb) {
     warn_foreign_gpu_lines(table, report);
 
     Context c{t, kb, table, model, decision, {model.consequences.begin(), model.consequences.end()}, {}};
+    c.ignored.insert(model.unexplained_ends.begin(), model.unexplained_ends.end());
     for (const Process& p : table.processes())
         for (const Event* e : p.collateral) c.collateral_kinds.insert(e->signature->entry);
 

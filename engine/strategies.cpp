@@ -97,10 +97,22 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table, const std:
 
     // A failure seen by the worker itself outranks one only the launcher reports (an exit code in the
     // summary, printed after the fact), unless the launcher's is the only kind there is.
+    // An own line that names no worker (a scheduler's "Detected 1 oom-kill event") does not displace a launcher's
+    // report in the same file that does ("task 6: Out Of Memory"): both are about one worker, and only the report
+    // says which.
+    auto reported_beside = [&](const Process* u) {
+        return std::any_of(pool.begin(), pool.end(), [&](const Process* r) {
+            return first(r)->from_launcher && (r->rank || r->local_rank) && first(r)->source == first(u)->source;
+        });
+    };
     std::vector<const Process*> direct;
-    for (const Process* p : pool)
-        if (!first(p)->from_launcher) direct.push_back(p);
-    if (!direct.empty() && direct.size() < pool.size()) {
+    bool unnamed_beside_report = false;
+    for (const Process* p : pool) {
+        if (first(p)->from_launcher) continue;
+        direct.push_back(p);
+        if (!p->rank && !p->local_rank && reported_beside(p)) unnamed_beside_report = true;
+    }
+    if (!direct.empty() && direct.size() < pool.size() && !unnamed_beside_report) {
         bool direct_first = true;
         for (const Process* d : direct)
             for (const Process* p : pool)
@@ -115,8 +127,10 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table, const std:
     if (!ranked.empty()) {
         std::vector<const Process*> kept = ranked;
         for (const Process* u : unranked) {
+            // Unless the lines name another process: a different pid is another worker.
             bool absorbed = std::any_of(ranked.begin(), ranked.end(), [&](const Process* r) {
-                return r->group == u->group || ranked.size() == 1;
+                const bool other_pid = u->pid && r->pid && *u->pid != *r->pid;
+                return !other_pid && (r->group == u->group || ranked.size() == 1);
             });
             if (!absorbed) kept.push_back(u);
         }

@@ -456,8 +456,12 @@ TEST_CASE("attribution: a logging format with the rank after the level") {
     CHECK(a.rank == std::optional<int>(5));
     CHECK(attribute("[default1]:2024-06-11T14:20:05.512+02:00 [ERROR] [rank9] trainer: exception in step 1201").rank ==
           std::optional<int>(9));
+    // Python's "%(asctime)s - %(levelname)s - %(message)s" with a "[rank N]" message prefix.
+    CHECK(attribute("2024-04-17 10:22:31,602 - ERROR - [rank 2] generation failed: CUDA error").rank ==
+          std::optional<int>(2));
     // Mentioned inside a message, it names nobody.
     CHECK_FALSE(attribute("2024-05-02 19:43:12,623 INFO __main__: waiting for [rank5] to finish").rank);
+    CHECK_FALSE(attribute("2024-05-02 19:43:12,623 - INFO - waiting for [rank 5] to finish").rank);
 }
 
 TEST_CASE("attribution: times written to the whole second say so") {

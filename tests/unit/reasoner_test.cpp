@@ -465,16 +465,22 @@ TEST_CASE("reasoner: a usually job-wide error on one rank only, whose siblings w
     CHECK(every.rank_not_applicable);
 }
 
-TEST_CASE("reasoner: an agent stopped from outside explains the others' errors, but yields to a worker's own") {
+TEST_CASE("reasoner: an agent stopped from outside, by a sender the logs do not name, is no verdict; a worker's own error is") {
     const std::string killed =
         "[2024-07-08 14:22:51,400] torch.distributed.elastic.agent.server.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers\n";
     const std::string peer =
         "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.244.3.17]:4010\n";
+    // Who stopped it is not in these lines: the end is what the logs show, the sender is the missing fact (not a
+    // verdict on the whole job: another node's worker may have failed first and the operator tore the job down).
     const Report d_report = run({{"worker-1.log", killed}, {"worker-0.log", peer}});
     const Diagnosis& d = only(d_report);
     REQUIRE(d.failure);
     CHECK(d.failure->id == "agent-killed-by-signal");
-    CHECK(d.rank_not_applicable);
+    CHECK_FALSE(d.rank_not_applicable);
+    CHECK(d.undetermined);
+    REQUIRE_FALSE(d.missing.empty());
+    CHECK(std::any_of(d.missing.begin(), d.missing.end(),
+                      [](const std::string& m) { return m.find("Who stopped the job") != std::string::npos; }));
 
     // Ctrl-C on a job that had already failed: the worker's error is the cause.
     const std::string oom = "[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 5 has a total capacity of 79.11 GiB of which 1.02 GiB is free.\n";
