@@ -1,7 +1,6 @@
 #include "engine/job_model.hpp"
 
 #include <algorithm>
-#include <charconv>
 
 #include "engine/evidence_text.hpp"
 #include "engine/job_topology.hpp"
@@ -14,16 +13,6 @@ namespace {
 // alive: the ranks that block first enter the collective up to a step before the one that fails (an OOM in its
 // backward pass while the others already wait in all_reduce).
 constexpr double kStallMarginSeconds = 300;
-
-std::optional<long long> capture_number(const Event& e, const char* name) {
-    auto it = e.captures.find(name);
-    if (it == e.captures.end()) return std::nullopt;
-    long long v = 0;
-    const std::string& s = it->second;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p == s.data() || v < 0) return std::nullopt;
-    return v;
-}
 
 // A line that shows a rank waiting on a collective that never completed: a timeout with its limit or the work's
 // sequence number. Reactions to a kill (SIGTERM handlers, aborted steps) are not waits.
@@ -54,7 +43,7 @@ StallOnset find_stall(const ProcessTable& table) {
         for (const Event* e : p.direct_collateral) {
             if (!shows_stall(*e)) continue;
             if (!s.detected || before(*e, *s.detected).value_or(e->order < s.detected->order)) s.detected = e;
-            auto ms = capture_number(*e, "timeout_ms");
+            auto ms = e->number("timeout_ms");
             // Only a line with its own time dates its wait; one whose time is carried from above is later than that.
             if (ms && e->time && e->time_exact && e->time->has_date) {
                 double since = e->time->seconds - static_cast<double>(*ms) / 1000.0;
@@ -99,8 +88,8 @@ bool named_by_peers(const Process& p, const ProcessTable& table) {
     for (const Process& q : table.processes()) {
         if (&q == &p) continue;
         for (const Event* c : q.direct_collateral) {
-            if (auto r = capture_number(*c, "rank"); r && p.rank && *r == *p.rank) return true;
-            if (auto l = capture_number(*c, "local_rank"); l && p.local_rank && *l == *p.local_rank && host &&
+            if (auto r = c->number("rank"); r && p.rank && *r == *p.rank) return true;
+            if (auto l = c->number("local_rank"); l && p.local_rank && *l == *p.local_rank && host &&
                                                             c->host == host && q.host() == host)
                 return true;
             if (auto it = c->captures.find("peer"); it != c->captures.end() && host) {

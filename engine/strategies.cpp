@@ -18,16 +18,6 @@ constexpr double kSimultaneousSeconds = 60;
 // How many lines after one rank's error another rank's traceback may start and still count as failing with it.
 constexpr std::uint64_t kConcurrentLines = 50;
 
-std::optional<long long> capture_int(const Event& e, const char* name) {
-    auto it = e.captures.find(name);
-    if (it == e.captures.end()) return std::nullopt;
-    long long v = 0;
-    const std::string& s = it->second;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p == s.data()) return std::nullopt;
-    return v;
-}
-
 std::vector<int> capture_ints(const Event& e, const char* name) {
     std::vector<int> out;
     auto it = e.captures.find(name);
@@ -301,7 +291,7 @@ std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table) {
     long long timed_out_at = -1;
     for (const Process& p : table.processes())
         for (const Event* e : p.direct_collateral)
-            if (auto s = capture_int(*e, "seq")) timed_out_at = std::max(timed_out_at, *s);
+            if (auto s = e->number("seq")) timed_out_at = std::max(timed_out_at, *s);
     if (timed_out_at < 0) return std::nullopt;
     std::vector<const Process*> lagging;
     std::vector<const Event*> lag_evidence;
@@ -310,8 +300,8 @@ std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table) {
         long long issued = -1;
         const Event* shown = nullptr;
         for (const Event* e : p.events) {
-            auto enq = capture_int(*e, "last_enqueued");
-            auto seq = capture_int(*e, "seq");
+            auto enq = e->number("last_enqueued");
+            auto seq = e->number("seq");
             long long v = std::max(enq.value_or(-1), seq.value_or(-1));
             if (v > issued) { issued = v; shown = e; }
         }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/attribution.hpp"
+#include "engine/bounded_number.hpp"
 #include "engine/job_topology.hpp"
 #include "engine/knowledge.hpp"
 #include "engine/version_range.hpp"
@@ -57,6 +58,12 @@ struct Event {
     // Which launch attempt the line belongs to (torchrun restarts its workers after a failure): from the path
     // (attempt_1/) or the restarts its file announced before it. Unset where the file says nothing of attempts.
     std::optional<std::uint16_t> attempt;
+
+    // A captured number (a sequence number, a timeout, a rank), when the capture is one; never negative.
+    std::optional<long long> number(const std::string& name) const {
+        auto it = captures.find(name);
+        return it == captures.end() ? std::nullopt : parse_bounded<long long>(it->second, 0);
+    }
 };
 
 // One line of torchrun's elastic summary or agent log about one worker's exit.
