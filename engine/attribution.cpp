@@ -497,10 +497,15 @@ void process_group_marker(std::string_view body, Attribution& a) {
     std::array<re2::StringPiece, 5> c;
     if (!find_in(re, body, c)) return;
     const auto rank = to_number<int>(view(c[4]));
-    if (default_group(view(c[1]), view(c[2]), view(c[3])))
+    if (default_group(view(c[1]), view(c[2]), view(c[3]))) {
         fill(a.rank, rank);
-    else
+    } else {
         fill(a.pg_rank, rank);
+        if (a.process_group.empty())
+            a.process_group = !c[1].empty() ? "PG " + std::string(view(c[1]))
+                              : !c[2].empty() ? "PG GUID " + std::string(view(c[2]))
+                                              : std::string(view(c[3]));
+    }
 }
 
 // torch < 2.x store-based barrier: `Rank 2: Completed store-based barrier for key:... with 4 nodes.`

@@ -61,6 +61,9 @@ struct Attribution {
     std::optional<int> rank;         // global rank
     std::optional<int> local_rank;   // torchrun [defaultN], `attempt_0/N/`
     std::optional<int> pg_rank;      // rank inside a non-default process group
+    // The process group the line is about ("PG 3", "PG GUID 107"), empty for the default group or when the line
+    // names none: NCCL sequence numbers count per group and are compared only within one.
+    std::string process_group;
     // The rank an NCCL `Init COMPLETE` line gives, inside that line's communicator: the global rank only when it
     // is the world communicator (the one with the most ranks), which one line cannot tell.
     std::optional<int> comm_rank;

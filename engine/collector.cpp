@@ -342,6 +342,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             if (srun.task) ev.captures.try_emplace("task", std::to_string(*srun.task));
             ev.cuda_dev = a.cuda_dev;
             ev.attempt = attempt;
+            ev.process_group = a.process_group;
             // Per worker and signature only a few events are kept, but lines about different pids (the agent's
             // SIGTERM list, the OOM killer's victims) are different subjects and each keeps its own.
             std::string subject;

@@ -287,37 +287,45 @@ std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const T
     return c;
 }
 
+// NCCL sequence numbers count per process group: a rank's work in one group says nothing of another group's, so
+// the work the others timed out on and what each rank enqueued are compared within one group only.
 std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table) {
-    long long timed_out_at = -1;
+    std::map<std::string, long long> timed_out_at;   // per process group
     for (const Process& p : table.processes())
         for (const Event* e : p.direct_collateral)
-            if (auto s = e->number("seq")) timed_out_at = std::max(timed_out_at, *s);
-    if (timed_out_at < 0) return std::nullopt;
-    std::vector<const Process*> lagging;
-    std::vector<const Event*> lag_evidence;
+            if (auto s = e->number("seq")) {
+                auto [it, fresh] = timed_out_at.try_emplace(e->process_group, *s);
+                if (!fresh) it->second = std::max(it->second, *s);
+            }
+    if (timed_out_at.empty()) return std::nullopt;
+    const Process* lagging = nullptr;
+    const Event* shown = nullptr;
+    std::string group;
     for (const Process& p : table.processes()) {
         if (!p.rank) continue;
-        long long issued = -1;
-        const Event* shown = nullptr;
+        std::map<std::string, std::pair<long long, const Event*>> issued;   // per group: highest work seen
         for (const Event* e : p.events) {
-            auto enq = e->number("last_enqueued");
-            auto seq = e->number("seq");
-            long long v = std::max(enq.value_or(-1), seq.value_or(-1));
-            if (v > issued) { issued = v; shown = e; }
+            if (!timed_out_at.count(e->process_group)) continue;
+            long long v = std::max(e->number("last_enqueued").value_or(-1), e->number("seq").value_or(-1));
+            auto& [best, at] = issued.try_emplace(e->process_group, -1, nullptr).first->second;
+            if (v > best) best = v, at = e;
         }
-        if (issued >= 0 && issued < timed_out_at) {
-            lagging.push_back(&p);
-            lag_evidence.push_back(shown);
+        for (const auto& [pg, seen] : issued) {
+            if (seen.first < 0 || seen.first >= timed_out_at[pg]) continue;
+            if (lagging && lagging != &p) return std::nullopt;   // two ranks behind: no one laggard
+            lagging = &p;
+            shown = seen.second;
+            group = pg;
         }
     }
-    if (lagging.size() != 1) return std::nullopt;
+    if (!lagging) return std::nullopt;
     Candidate c;
-    c.process = lagging.front();
+    c.process = lagging;
     c.strategy = Strategy::sequence_lag;
     c.strength = Strength::medium;
-    c.evidence = lag_evidence;
-    c.reason = "The others timed out on NCCL work " + std::to_string(timed_out_at) + ", which " +
-               lagging.front()->name() + " never enqueued.";
+    c.evidence = {shown};
+    c.reason = "The others timed out on NCCL work " + std::to_string(timed_out_at[group]) +
+               (group.empty() ? std::string() : " of " + group) + ", which " + lagging->name() + " never enqueued.";
     return c;
 }
 

@@ -58,6 +58,7 @@ struct Event {
     // Which launch attempt the line belongs to (torchrun restarts its workers after a failure): from the path
     // (attempt_1/) or the restarts its file announced before it. Unset where the file says nothing of attempts.
     std::optional<std::uint16_t> attempt;
+    std::string process_group;          // Attribution::process_group: empty for the default group
 
     // A captured number (a sequence number, a timeout, a rank), when the capture is one; never negative.
     std::optional<long long> number(const std::string& name) const {

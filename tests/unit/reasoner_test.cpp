@@ -638,3 +638,26 @@ TEST_CASE("reasoner: each launch attempt gets its own verdict; the one that ende
     // Within an attempt, the other attempt's errors are not collateral of this one.
     for (const auto& c : r.diagnoses[0].collateral) CHECK(c.rank != 2);
 }
+
+TEST_CASE("reasoner: sequence numbers are compared within one process group only") {
+    // Ranks 0-2 time out on default-group work 900; rank 3's highest work is 40 in another group (PG 3): that says
+    // nothing of the default group, so no rank is behind there.
+    std::string log;
+    for (int r = 0; r < 3; ++r) log += watchdog(r, 900);
+    log += "[rank3]:[E1023 14:32:03.123456789 ProcessGroupNCCL.cpp:629] [PG 3 Rank 1] Watchdog caught collective "
+           "operation timeout: WorkNCCL(SeqNum=40, OpType=ALLGATHER, NumelIn=1, NumelOut=2, Timeout(ms)=600000) ran for "
+           "600081 milliseconds before timing out.\n";
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(has_strategy(d, "sequence-lag"));
+    CHECK_FALSE(d.initiating_rank);
+    // In the same group, the rank behind is named.
+    std::string same;
+    for (int r = 0; r < 3; ++r) same += watchdog(r, 900);
+    same += "[rank3]:[E1023 14:22:03.123456789 ProcessGroupNCCL.cpp:629] [Rank 3] Timeout at NCCL work: 899, last "
+            "enqueued NCCL work: 899, last completed NCCL work: 898.\n";
+    const Report s = run({{"console.log", same}});
+    CHECK(has_strategy(only(s), "sequence-lag"));
+    REQUIRE(only(s).initiating_rank);
+    CHECK(*only(s).initiating_rank == 3);
+}
