@@ -2,6 +2,7 @@
 
 #include "engine/job_topology.hpp"
 #include "engine/re2_captures.hpp"
+#include "engine/time_order.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -188,10 +189,14 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
             });
         };
         std::erase_if(p.generic_initiating, wraps_collateral);
-        if (std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(),
-                        [](const Event* e) { return e->signature->entry->category != "Launcher"; }))
-            std::erase_if(p.specific_initiating,
-                          [](const Event* e) { return e->signature->entry->category == "Launcher"; });
+        // A launcher's report that the worker died yields to the worker's own collateral error before it; a launcher
+        // failure before any such error (the rendezvous port in use, then the store unreachable) is the cause.
+        std::erase_if(p.specific_initiating, [&p](const Event* e) {
+            return e->signature->entry->category == "Launcher" &&
+                   std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(), [&](const Event* c) {
+                       return c->signature->entry->category != "Launcher" && precedes(*c, *e).value_or(true);
+                   });
+        });
         if (p.hosts.empty()) p.hosts = group_host(p.group);
         if (p.pid && t.groups[p.group].sigterm_pids.count(*p.pid)) p.sigterm_by_agent = true;
     }

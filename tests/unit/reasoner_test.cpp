@@ -661,3 +661,19 @@ TEST_CASE("reasoner: sequence numbers are compared within one process group only
     REQUIRE(only(s).initiating_rank);
     CHECK(*only(s).initiating_rank == 3);
 }
+
+TEST_CASE("reasoner: a launcher's own failure before any worker error is the cause, not a report of a death") {
+    // The agent cannot bind the rendezvous port, then cannot reach the store it failed to create: the port is the
+    // failure (of the whole job), the store error its consequence.
+    const std::string log =
+        "[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).\n"
+        "[E socket.cpp:472] [c10d] The server socket has failed to listen on any local network address.\n"
+        "Traceback (most recent call last):\n"
+        "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed. "
+        "See inner exception for details.\n";
+    const Report r = run({{"launch.log", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "port-already-in-use");
+    CHECK(d.rank_not_applicable);
+}
