@@ -575,15 +575,17 @@ void ray_train_marker(std::string_view body, Attribution& a) {
     fill(a.world_size, to_number<int>(view(c[2])));
 }
 
-// A logging format that puts the rank after the level: `INFO [rank5] __main__: ...`, or Python's
-// `%(asctime)s - %(levelname)s - [rank 2] ...` (the time was a prefix). Only at the body's start, after at most a
-// level word, so a message that mentions `[rank5]` names nobody.
+// A logging format that puts the rank after the level: `INFO [rank5] __main__: ...`, Python's
+// `%(asctime)s - %(levelname)s - [rank 2] ...`, or `[ERROR] rank 11: ...` (the time was a prefix). Only at the
+// body's start, after at most a level word (required for the bare `rank N:`), so a message that mentions `[rank5]`
+// or `rank 5:` names nobody.
 void level_rank_marker(std::string_view body, Attribution& a) {
     static const RE2 re(
-        R"(^\s*(?:- )?(?:\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]? (?:- )?)?\[rank ?(\d+)\][: ])",
+        R"(^\s*(?:- )?(?:(?:\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]? (?:- )?)?\[rank ?(\d+)\][: ]|)"
+        R"(\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]? (?:- )?rank (\d+): ))",
         pattern_options());
-    std::array<re2::StringPiece, 2> c;
-    if (match_at_start(re, body, c)) fill(a.rank, to_number<int>(view(c[1])));
+    std::array<re2::StringPiece, 3> c;
+    if (match_at_start(re, body, c)) fill(a.rank, to_number<int>(view(!c[1].empty() ? c[1] : c[2])));
 }
 
 bool contains(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
@@ -600,7 +602,7 @@ void scan_body(std::string_view body, Attribution& a) {
     if (contains(body, "local_rank:")) summary_marker(body, a);
     if (contains(body, "Init COMPLETE")) nccl_init_marker(body, a);
     if (contains(body, "[rank=")) ray_train_marker(body, a);
-    if (contains(body.substr(0, 32), "[rank")) level_rank_marker(body, a);
+    if (contains(body.substr(0, 32), "[rank") || contains(body.substr(0, 24), "rank ")) level_rank_marker(body, a);
     if (contains(body, "world_size=")) world_size_marker(body, a);
 }
 

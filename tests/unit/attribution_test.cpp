@@ -459,8 +459,12 @@ TEST_CASE("attribution: a logging format with the rank after the level") {
     // Python's "%(asctime)s - %(levelname)s - %(message)s" with a "[rank N]" message prefix.
     CHECK(attribute("2024-04-17 10:22:31,602 - ERROR - [rank 2] generation failed: CUDA error").rank ==
           std::optional<int>(2));
+    CHECK(attribute("[2024-01-14 07:08:58,240] [ERROR] rank 11: OSError: [Errno 122] Disk quota exceeded").rank ==
+          std::optional<int>(11));
     // Mentioned inside a message, it names nobody.
     CHECK_FALSE(attribute("2024-05-02 19:43:12,623 INFO __main__: waiting for [rank5] to finish").rank);
+    CHECK_FALSE(attribute("2024-05-02 19:43:12,623 INFO finetune: rank 3: tokenized 1300 samples").rank);
+    CHECK_FALSE(attribute("2024-05-02 19:43:12,623 rank 3: tokenized 1300 samples").rank);
     CHECK_FALSE(attribute("2024-05-02 19:43:12,623 - INFO - waiting for [rank 5] to finish").rank);
 }
 
