@@ -53,7 +53,7 @@ std::uint32_t group_for(Timeline& t, std::map<std::string, std::uint32_t>& index
 // host:pid:tid), the launchers' and runtimes' own lines, and a Python traceback's frames. A host alone (pdsh's
 // `host: `) does not count: "License: GPL" has that shape.
 bool job_output_line(const Attribution& a, std::string_view line, std::string_view body) {
-    if (a.rank || a.local_rank || a.srun_task || a.pid || a.time || a.cuda_dev || a.comm_rank || a.bus_id)
+    if (a.rank || a.local_rank || a.pg_rank || a.srun_task || a.pid || a.time || a.cuda_dev || a.comm_rank || a.bus_id)
         return true;
     auto starts = [&](std::string_view prefix) { return body.rfind(prefix, 0) == 0; };
     auto has = [&](std::string_view needle) { return body.find(needle) != std::string_view::npos; };
@@ -68,9 +68,12 @@ bool job_output_line(const Attribution& a, std::string_view line, std::string_vi
     // Python logging's default format (`WARNING:torch.distributed.run:`, `INFO:root:`); c10's glog header
     // without a time (`[E ProcessGroupNCCL.cpp:455] `); a Python exception's report line at the start of a line,
     // as a dying process prints it (prose names the exception inside a sentence).
+    // Also, anywhere in the head: c10's glog header with its time (`[W317 20:18:18.172384015 ProcessGroupNCCL.cpp:
+    // 1538]`), which a log collector's own time prefix can push off the line's start.
     static const RE2 runtime(R"(^(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][A-Za-z0-9_.]*:|)"
                              R"(\[[EWIF] [A-Za-z0-9_]+\.(?:cpp|cc|cu|h|hpp):[0-9]+\] |)"
-                             R"((?:[a-z_][a-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception): ))");
+                             R"((?:[a-z_][a-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception): )|)"
+                             R"(\[[EWIF][0-9]{3,4} [0-9:.]+ +(?:[0-9]+ )?[A-Za-z0-9_]+\.(?:cpp|cc|cu|h|hpp):[0-9]+\])");
     const re2::StringPiece line_head(line.data(), std::min<std::size_t>(line.size(), 160));
     return RE2::PartialMatch(head, runtime) || (line.size() != body.size() && RE2::PartialMatch(line_head, runtime));
 }

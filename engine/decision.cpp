@@ -69,7 +69,7 @@ Decision decide(const JobFacts& f) {
 
     const std::optional<std::size_t> lead = pick_lead(f);
     if (!lead) {
-        if (f.systemic) {
+        if (f.systemic || f.after_finish) {
             d.outcome = Outcome::systemic;
             d.confidence = Confidence::medium;
             return d;

@@ -2,7 +2,8 @@
 //
 // Contract. `decide()` reads only `JobFacts` and returns one of
 //   determined    one suspect is the initiator: `lead` indexes it, `confidence` says how well it is supported;
-//   systemic      the same fault everywhere, or a failure of the whole job: no single rank;
+//   systemic      the same fault everywhere, a failure of the whole job, or a hang in the teardown after the work
+//                 was done: no single rank;
 //   undetermined  no suspect survives: `missing` says which kind of fact would decide;
 //   nothing       no process failed at all.
 // Rules, in order:
@@ -78,6 +79,7 @@ struct JobFacts {
     bool systemic = false;           // the same fault on several ranks at once, or a failure of the whole job
     bool unranked_failure = false;   // a process failed on its own, but no line gives its rank
     bool unordered_failures = false; // several processes failed on their own, in an order the logs do not give
+    bool after_finish = false;       // the only errors came after processes had finished their work (teardown)
     int unseen_ranks = 0;            // ranks of the world with no output in these inputs
 };
 

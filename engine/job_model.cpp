@@ -160,6 +160,28 @@ std::set<Support> silence_support(const Candidate& c, const ProcessTable& table)
     return out;
 }
 
+// The clean program exits ("destroy_process_group() was not called before program exit" with no error of the
+// process before it), kept only when every error in the job comes after the first of them.
+std::vector<const Event*> find_finished(const ProcessTable& table) {
+    std::vector<const Event*> exits;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events) {
+            if (e->role != Role::context) break;   // an error of its own came first: not a clean exit
+            if (e->signature->mark == Mark::reached_exit) {
+                exits.push_back(e);
+                break;
+            }
+        }
+    if (exits.empty()) return exits;
+    const Event* first = *std::min_element(exits.begin(), exits.end(), [](const Event* a, const Event* b) {
+        return before(*a, *b).value_or(a->order < b->order);
+    });
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events)
+            if (e->role != Role::context && !before(*first, *e).value_or(false)) return {};
+    return exits;
+}
+
 Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable& table, const StallOnset& stall,
                    std::optional<int> world, const std::set<const Event*>& ignored) {
     Suspect s;
@@ -254,6 +276,10 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
         m.facts.suspects.push_back(std::move(s));
     }
     m.facts.systemic = !m.init.systemic.empty();
+    if (cs.empty() && m.init.systemic.empty() && m.init.unranked.empty() && m.init.unordered.empty()) {
+        m.finished = find_finished(table);
+        m.facts.after_finish = !m.finished.empty();
+    }
     m.facts.unranked_failure = !m.init.unranked.empty();
     m.facts.unordered_failures = !m.init.unordered.empty();
     m.facts.unseen_ranks = static_cast<int>(m.unseen.size());

@@ -10,6 +10,8 @@
 //               the initiating strategy, so it can never be named the cause;
 //   unexplained an outside end of the whole job whose line does not say why is no verdict either: it is left
 //               out of the initiating strategy, and who sent it becomes the missing fact;
+//   finished    processes that reached program exit before any error of their own; when every error in the job
+//               comes after the first of them and nothing failed on its own, the failure is the teardown;
 //   suspects    each strategy's candidate with the independent kinds of support it brings (own error, first in
 //               causal time, the peers' collateral pointing at it, sequence numbers, an outside record, or
 //               only silence / order).
@@ -40,6 +42,9 @@ struct JobModel {
     // Outside ends of the whole job that do not say why (the agent told to stop): no verdict on their own; who sent
     // them is the missing fact.
     std::vector<const Event*> unexplained_ends;
+    // Processes that reached program exit with no error of their own before it, when every error in the job came
+    // after the first of them: the job finished its work and then hung or failed in teardown.
+    std::vector<const Event*> finished;
     InitiatingResult init;                           // the initiating strategy's view, consequences left out
     const Event* adopted = nullptr;                  // an unranked error the agent's first exit explains
     std::vector<Candidate> candidates;               // parallel to facts.suspects

@@ -217,7 +217,7 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
                     {"failure-start", Mark::failure_start},     {"survived-report", Mark::survived_report},
                     {"names-next-report", Mark::names_next_report}, {"benign-line", Mark::benign_line},
                     {"handled-record", Mark::handled_record},   {"chain-link", Mark::chain_link},
-                    {"ends-attempt", Mark::ends_attempt}};
+                    {"ends-attempt", Mark::ends_attempt},       {"reached-exit", Mark::reached_exit}};
                 std::string known;
                 for (const auto& [name, mark] : kMarks) {
                     if (m->is_string() && m->get<std::string>() == name) sig.mark = mark;

@@ -62,6 +62,9 @@ enum class Mark {
     // "ends-attempt": the launcher gives up on this attempt and restarts the workers (torchrun's "will restart worker
     // group"): the writer's later lines belong to the next attempt.
     ends_attempt,
+    // "reached-exit": the line says its process got to program exit (ProcessGroupNCCL's warning that the group was
+    // not destroyed before exit): with no error of its own before it, the process finished its work.
+    reached_exit,
 };
 
 struct Signature {

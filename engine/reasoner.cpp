@@ -218,7 +218,32 @@ void explain_determined(const Context& c, Diagnosis& d, const Process*& chosen) 
     explain_confidence(c, d);
 }
 
+// The work was done: processes reached program exit before anything failed, and the errors came in the teardown.
+void explain_after_finish(const Context& c, Diagnosis& d) {
+    d.rank_not_applicable = true;
+    d.confidence = std::string(to_string(c.decision.confidence));
+    const Event* first_exit = c.m.finished.front();
+    d.failure = first_exit->signature->entry;
+    std::vector<int> finished;
+    for (const Event* e : c.m.finished) {
+        add_evidence(d, e->evidence);
+        if (e->key.rank) finished.push_back(*e->key.rank);
+    }
+    std::sort(finished.begin(), finished.end());
+    const Event* first_error = nullptr;
+    for (const Process& p : c.table.processes())
+        for (const Event* e : p.events)
+            if (e->role != Role::context && (!first_error || e->order < first_error->order)) first_error = e;
+    if (first_error) add_evidence(d, first_error->evidence);
+    d.reasoning.push_back((finished.empty() ? std::string("Processes") : "Ranks " + join_ints(finished)) +
+                          " reached program exit (" + where_of(*first_exit) + ") before any error, and every error "
+                          "comes after that" + (first_error ? " (the first: " + where_of(*first_error) + ")" : "") +
+                          ": the job finished its work and then hung or failed in teardown, which no single rank "
+                          "initiated.");
+}
+
 void explain_systemic(const Context& c, Diagnosis& d) {
+    if (c.m.init.systemic.empty() && !c.m.finished.empty()) return explain_after_finish(c, d);
     const auto& systemic = c.m.init.systemic;
     d.rank_not_applicable = true;
     d.failure = c.first_cause(*systemic.front())->signature->entry;

@@ -167,6 +167,9 @@ check "source code that raises an OOM message is not diagnosed (exit 1)" $([ $? 
 printf 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n' \
     | "$DENPEX" diagnose - >/dev/null 2>&1
 check "a pasted traceback is still a job's output (exit 0)" $?
+printf '20:28:49.899 [rank4]:[E317 20:28:49.594512873 ProcessGroupNCCL.cpp:1870] [PG ID 3 PG GUID 7(TENSOR_MODEL_PARALLEL_GROUP) Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600081 milliseconds before timing out.\n' \
+    | "$DENPEX" diagnose - >/dev/null 2>&1
+check "a c10 line behind a log collector's time prefix is a job's output (exit 0)" $?
 if [ -d /usr/share/doc ]; then
     timeout 300 "$DENPEX" diagnose --json /usr/share/doc >"$TMP/doc.json" 2>/dev/null
     python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['diagnoses']; sys.exit(1 if any(x['confidence'] in ('medium','high') for x in d) else 0)" "$TMP/doc.json"

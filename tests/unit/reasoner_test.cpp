@@ -677,3 +677,23 @@ TEST_CASE("reasoner: a launcher's own failure before any worker error is the cau
     CHECK(d.failure->id == "port-already-in-use");
     CHECK(d.rank_not_applicable);
 }
+
+TEST_CASE("reasoner: errors that come only after the ranks finished their work are the teardown's, no rank's") {
+    std::string log;
+    for (int r : {0, 1, 3})
+        log += "[rank" + std::to_string(r) + "]:[W317 20:18:18.172384015 ProcessGroupNCCL.cpp:1538] Warning: WARNING: "
+               "destroy_process_group() was not called before program exit, which can leak resources.\n";
+    log += "[rank2]:[E317 20:28:49.594512873 ProcessGroupNCCL.cpp:1870] [PG ID 0 PG GUID 0(default_pg) Rank 2] "
+           "ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued "
+           "collectives.\n";
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK(d.rank_not_applicable);
+    CHECK_FALSE(d.initiating_rank);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "process-group-teardown-hang");
+    // An error before the exits is a failure of its own, not a teardown.
+    const Report early = run({{"console.log", "[rank2]: RuntimeError: CUDA error: an illegal memory access was encountered\n" + log}});
+    REQUIRE(only(early).initiating_rank);
+    CHECK(*only(early).initiating_rank == 2);
+}
