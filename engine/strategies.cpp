@@ -71,90 +71,104 @@ std::string message_shape(std::string_view text) {
 
 }  // namespace
 
-InitiatingResult initiating_event_strategy(const ProcessTable& table, const std::set<const Event*>& ignored) {
-    InitiatingResult out;
-    std::vector<const Process*> specific, generic;
-    for (const Process& p : table.processes()) {
-        if (first_kept(p.specific_initiating, ignored)) specific.push_back(&p);
-        else if (first_kept(p.generic_initiating, ignored)) generic.push_back(&p);
-    }
-    const bool use_specific = !specific.empty();
-    std::vector<const Process*> pool = use_specific ? specific : generic;
-    if (pool.empty()) return out;
-    auto first = [&](const Process* p) {
-        return first_kept(use_specific ? p->specific_initiating : p->generic_initiating, ignored);
-    };
+namespace {
 
-    // A failure seen by the worker itself outranks one only the launcher reports (an exit code in the
-    // summary, printed after the fact), unless the launcher's is the only kind there is.
-    // An own line that names no worker (a scheduler's "Detected 1 oom-kill event") does not displace a launcher's
-    // report in the same file that does ("task 6: Out Of Memory"): both are about one worker, and only the report
-    // says which.
-    auto reported_beside = [&](const Process* u) {
-        return std::any_of(pool.begin(), pool.end(), [&](const Process* r) {
-            return first(r)->from_launcher && (r->rank || r->local_rank) && first(r)->source == first(u)->source;
-        });
-    };
-    std::vector<const Process*> direct;
-    bool unnamed_beside_report = false;
-    for (const Process* p : pool) {
-        if (first(p)->from_launcher) continue;
-        direct.push_back(p);
-        if (!p->rank && !p->local_rank && reported_beside(p)) unnamed_beside_report = true;
+// The initiating strategy's steps over one pool of failing processes. `first(p)` is the process's first error of the
+// pool's kind (specific signatures when any process has one, else the generic exception), consequences left out.
+class InitiatingPool {
+public:
+    InitiatingPool(const ProcessTable& table, const std::set<const Event*>& ignored) : table_(table), ignored_(ignored) {
+        std::vector<const Process*> specific, generic;
+        for (const Process& p : table.processes()) {
+            if (first_kept(p.specific_initiating, ignored)) specific.push_back(&p);
+            else if (first_kept(p.generic_initiating, ignored)) generic.push_back(&p);
+        }
+        use_specific_ = !specific.empty();
+        pool_ = use_specific_ ? specific : generic;
     }
-    if (!direct.empty() && direct.size() < pool.size() && !unnamed_beside_report) {
-        bool direct_first = true;
+
+    InitiatingResult decide() {
+        InitiatingResult out;
+        if (pool_.empty()) return out;
+        prefer_own_lines();
+        absorb_unnamed();
+        if (whole_job()) {
+            out.systemic = pool_;
+            return out;
+        }
+        if (pool_.size() == 1) one(out);
+        else several(out);
+        return out;
+    }
+
+private:
+    const Event* first(const Process* p) const {
+        return first_kept(use_specific_ ? p->specific_initiating : p->generic_initiating, ignored_);
+    }
+
+    // A failure seen by the worker itself outranks one only the launcher reports (an exit code in the summary,
+    // printed after the fact), unless the launcher's is the only kind there is or came first. An own line that
+    // names no worker (a scheduler's "Detected 1 oom-kill event") does not displace a launcher's report in the same
+    // file that does ("task 6: Out Of Memory"): both are about one worker, and only the report says which.
+    void prefer_own_lines() {
+        auto reported_beside = [&](const Process* u) {
+            return std::any_of(pool_.begin(), pool_.end(), [&](const Process* r) {
+                return first(r)->from_launcher && (r->rank || r->local_rank) && first(r)->source == first(u)->source;
+            });
+        };
+        std::vector<const Process*> direct;
+        for (const Process* p : pool_) {
+            if (first(p)->from_launcher) continue;
+            if (!p->rank && !p->local_rank && reported_beside(p)) return;
+            direct.push_back(p);
+        }
+        if (direct.empty() || direct.size() == pool_.size()) return;
         for (const Process* d : direct)
-            for (const Process* p : pool)
-                if (first(p)->from_launcher && precedes(*first(p), *first(d)).value_or(false)) direct_first = false;
-        if (direct_first) pool = direct;
+            for (const Process* p : pool_)
+                if (first(p)->from_launcher && precedes(*first(p), *first(d)).value_or(false)) return;
+        pool_ = direct;
     }
 
     // Lines with no rank at all, in a group where exactly one named process (a rank, or a local rank such as
-    // mp.spawn's "Process 3") failed the same way, are that process's own lines printed without a prefix.
-    std::vector<const Process*> ranked, unranked;
-    for (const Process* p : pool) (p->rank || p->local_rank ? ranked : unranked).push_back(p);
-    if (!ranked.empty()) {
-        std::vector<const Process*> kept = ranked;
-        for (const Process* u : unranked) {
-            // Unless the lines name another process: a different pid is another worker.
-            bool absorbed = std::any_of(ranked.begin(), ranked.end(), [&](const Process* r) {
+    // mp.spawn's "Process 3") failed the same way, are that process's own lines printed without a prefix; unless
+    // they name another pid, which is another worker.
+    void absorb_unnamed() {
+        std::vector<const Process*> named, unnamed;
+        for (const Process* p : pool_) (p->rank || p->local_rank ? named : unnamed).push_back(p);
+        if (named.empty()) return;
+        std::vector<const Process*> kept = named;
+        for (const Process* u : unnamed) {
+            const bool absorbed = std::any_of(named.begin(), named.end(), [&](const Process* r) {
                 const bool other_pid = u->pid && r->pid && *u->pid != *r->pid;
-                return !other_pid && (r->group == u->group || ranked.size() == 1);
+                return !other_pid && (r->group == u->group || named.size() == 1);
             });
             if (!absorbed) kept.push_back(u);
         }
-        pool = kept;
+        pool_ = kept;
     }
 
     // A failure of the whole job (the knowledge says so) has no initiating rank, whoever printed it; unless one
-    // rank alone shows it while other workers show what its failure did to them (a collateral error, or the
-    // agent's SIGTERM because that rank exited first): then it struck that rank only (DDP's unused parameters
-    // on the one rank whose batch skipped a branch).
-    if (std::all_of(pool.begin(), pool.end(), [&](const Process* p) { return first(p)->signature->entry->scope == "job"; })) {
+    // rank alone shows it while other workers show what its failure did to them (a collateral error, or the agent's
+    // SIGTERM because that rank exited first): then it struck that rank only (DDP's unused parameters on the one
+    // rank whose batch skipped a branch).
+    bool whole_job() const {
+        if (!std::all_of(pool_.begin(), pool_.end(), [&](const Process* p) { return first(p)->signature->entry->scope == "job"; }))
+            return false;
         const bool one_rank_struck =
-            pool.size() == 1 && pool.front()->rank &&
-            std::any_of(table.processes().begin(), table.processes().end(), [&](const Process& q) {
-                return &q != pool.front() && (q.rank || q.local_rank || q.pid) && !q.collateral.empty();
+            pool_.size() == 1 && pool_.front()->rank &&
+            std::any_of(table_.processes().begin(), table_.processes().end(), [&](const Process& q) {
+                return &q != pool_.front() && (q.rank || q.local_rank || q.pid) && !q.collateral.empty();
             });
-        if (!one_rank_struck) {
-            out.systemic = pool;
-            return out;
-        }
+        return !one_rank_struck;
     }
 
-    if (pool.size() == 1) {
-        const Process* p = pool.front();
-        if (!p->rank && !p->local_rank) {
-            out.unranked.push_back(p);
-            return out;
-        }
-        // Another rank opening a failure report of its own right then (a traceback whose end the logs cut
-        // off, with no collateral error to explain it): two ranks failing at once, not one rank's failure.
+    // Another rank opening a failure report of its own right then (a traceback whose end the logs cut off, with no
+    // collateral error to explain it): two ranks failing at once, not one rank's failure.
+    std::vector<const Process*> failing_with(const Process* p) const {
         std::vector<const Process*> concurrent{p};
-        for (const Process& q : table.processes()) {
-            if (&q == p || !q.rank || !q.collateral.empty() || first_kept(q.specific_initiating, ignored) ||
-                first_kept(q.generic_initiating, ignored))
+        for (const Process& q : table_.processes()) {
+            if (&q == p || !q.rank || !q.collateral.empty() || first_kept(q.specific_initiating, ignored_) ||
+                first_kept(q.generic_initiating, ignored_))
                 continue;
             for (const Event* e : q.events) {
                 if (e->signature->mark != Mark::failure_start) continue;
@@ -162,88 +176,106 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table, const std:
                 bool close = (e->source == first(p)->source && e->order > first(p)->order &&
                               e->evidence.line - first(p)->evidence.line <= kConcurrentLines) ||
                              (gap && std::abs(*gap) <= kSimultaneousSeconds);
-                if (close) { concurrent.push_back(&q); break; }
+                if (close) {
+                    concurrent.push_back(&q);
+                    break;
+                }
             }
         }
-        if (concurrent.size() > 1) {
+        return concurrent;
+    }
+
+    void one(InitiatingResult& out) const {
+        const Process* p = pool_.front();
+        if (!p->rank && !p->local_rank) {
+            out.unranked.push_back(p);
+            return;
+        }
+        if (auto concurrent = failing_with(p); concurrent.size() > 1) {
             out.systemic = concurrent;
-            return out;
+            return;
         }
         Candidate c;
         c.process = p;
         c.strategy = Strategy::initiating_event;
-        c.strength = use_specific ? Strength::strong : Strength::medium;
-        for (const Event* e : use_specific ? p->specific_initiating : p->generic_initiating) {
+        c.strength = use_specific_ ? Strength::strong : Strength::medium;
+        for (const Event* e : use_specific_ ? p->specific_initiating : p->generic_initiating) {
             if (c.evidence.size() >= 3) break;
-            if (!ignored.count(e)) c.evidence.push_back(e);
+            if (!ignored_.count(e)) c.evidence.push_back(e);
         }
-        const Event* e = first(p);
-        c.reason = p->name() + " is the only process with an error of its own (" + e->signature->entry->title +
+        c.reason = p->name() + " is the only process with an error of its own (" + first(p)->signature->entry->title +
                    "); the other processes show only collateral errors or none.";
         out.candidate = c;
-        return out;
     }
 
-    // Several processes failed on their own. Is one of them clearly first?
-    std::sort(pool.begin(), pool.end(), [&](const Process* a, const Process* b) {
-        return precedes(*first(a), *first(b)).value_or(first(a)->order < first(b)->order);
-    });
-    const Process* earliest = nullptr;
-    for (const Process* p : pool) {
-        bool before_all = true;
-        for (const Process* q : pool) {
-            if (q == p) continue;
-            auto ord = precedes(*first(p), *first(q));
-            if (!ord || !*ord) { before_all = false; break; }
+    // The process whose error precedes every other's, when the logs order them all.
+    const Process* earliest() {
+        std::sort(pool_.begin(), pool_.end(), [&](const Process* a, const Process* b) {
+            return precedes(*first(a), *first(b)).value_or(first(a)->order < first(b)->order);
+        });
+        for (const Process* p : pool_) {
+            const bool before_all = std::all_of(pool_.begin(), pool_.end(), [&](const Process* q) {
+                return q == p || precedes(*first(p), *first(q)).value_or(false);
+            });
+            if (before_all) return p;
         }
-        if (before_all) { earliest = p; break; }
+        return nullptr;
     }
-    std::set<const Entry*> kinds;
-    for (const Process* p : pool) kinds.insert(first(p)->signature->entry);
-    if (kinds.size() == 1) {
-        // The same error on several ranks: one systemic cause, unless one rank was clearly earlier by a
-        // margin no simultaneous misconfiguration would leave.
-        // Errors of one kind are one common cause only when they agree: the same message at the same moment. The
-        // same kind with different messages (another address, another op), each after the earliest in time, is
-        // ordered like any two errors.
-        if (earliest) {
+
+    Candidate ordered(const Process* p, Strength strength, const std::string& why) const {
+        return Candidate{p, std::nullopt, Strategy::initiating_event, strength, {first(p)}, p->name() + why};
+    }
+
+    // Several processes failed on their own. Errors of one kind are one common cause only when they agree: the same
+    // message at the same moment. One rank clearly earlier by a margin no simultaneous misconfiguration would leave,
+    // or dated errors of one kind with different messages, are ordered like any two errors.
+    void several(InitiatingResult& out) {
+        const Process* e = earliest();
+        std::set<const Entry*> kinds;
+        for (const Process* p : pool_) kinds.insert(first(p)->signature->entry);
+        if (kinds.size() > 1) {
+            if (e)
+                out.candidate = ordered(e, use_specific_ ? Strength::strong : Strength::medium,
+                                        "'s error (" + first(e)->signature->entry->title +
+                                            ") comes before every other process's own error.");
+            else
+                out.unordered = pool_;
+            return;
+        }
+        if (e) {
             bool well_before = true, differs = false, dated = true;
-            for (const Process* q : pool) {
-                if (q == earliest) continue;
-                auto gap = seconds_between(*first(earliest), *first(q));
+            for (const Process* q : pool_) {
+                if (q == e) continue;
+                auto gap = seconds_between(*first(e), *first(q));
                 if (!gap || *gap < kSimultaneousSeconds) well_before = false;
                 if (!gap || *gap <= 0) dated = false;   // order by position alone says too little here
-                differs = differs || message_shape(first(q)->evidence.text) != message_shape(first(earliest)->evidence.text);
+                differs = differs || message_shape(first(q)->evidence.text) != message_shape(first(e)->evidence.text);
             }
-            if (!well_before && differs && dated) {
-                Candidate c{earliest, std::nullopt, Strategy::initiating_event, Strength::medium, {first(earliest)},
-                            earliest->name() + " hit " + first(earliest)->signature->entry->title +
-                                " before the other ranks, whose errors of the same kind say something else: they "
-                                "are not one common cause at one moment."};
-                out.candidate = c;
-                return out;
-            }
+            const std::string title = first(e)->signature->entry->title;
             if (well_before) {
-                Candidate c{earliest, std::nullopt, Strategy::initiating_event, Strength::strong, {first(earliest)},
-                            earliest->name() + " hit " + first(earliest)->signature->entry->title +
-                                " well before the other ranks did."};
-                out.candidate = c;
-                return out;
+                out.candidate = ordered(e, Strength::strong, " hit " + title + " well before the other ranks did.");
+                return;
+            }
+            if (differs && dated) {
+                out.candidate = ordered(e, Strength::medium,
+                                        " hit " + title + " before the other ranks, whose errors of the same kind say "
+                                        "something else: they are not one common cause at one moment.");
+                return;
             }
         }
-        out.systemic = pool;
-        return out;
+        out.systemic = pool_;
     }
-    if (earliest) {
-        Candidate c{earliest, std::nullopt, Strategy::initiating_event, use_specific ? Strength::strong : Strength::medium,
-                    {first(earliest)},
-                    earliest->name() + "'s error (" + first(earliest)->signature->entry->title +
-                        ") comes before every other process's own error."};
-        out.candidate = c;
-        return out;
-    }
-    out.unordered = pool;
-    return out;
+
+    const ProcessTable& table_;
+    const std::set<const Event*>& ignored_;
+    bool use_specific_ = false;
+    std::vector<const Process*> pool_;
+};
+
+}  // namespace
+
+InitiatingResult initiating_event_strategy(const ProcessTable& table, const std::set<const Event*>& ignored) {
+    return InitiatingPool(table, ignored).decide();
 }
 
 // Every rank of the world but one reports a collateral error; that one is silent. A silent rank with no lines
