@@ -5,6 +5,7 @@
 #include "engine/time_order.hpp"
 
 #include <algorithm>
+#include <ranges>
 #include <cctype>
 #include <cstdlib>
 
@@ -60,6 +61,16 @@ std::optional<int> trailing_number(std::string_view name) {
 
 std::optional<std::string> Process::host() const { return one_host(hosts); }
 
+namespace {
+
+// The raw processes of one group: the map is ordered by group first, so a group is one range of it (walking the
+// whole map once per group made many-file inputs quadratic).
+auto raw_of_group(const Timeline& t, std::uint32_t g) {
+    return std::ranges::subrange(t.raw_processes.lower_bound(RawKey{g}), t.raw_processes.lower_bound(RawKey{g + 1}));
+}
+
+}  // namespace
+
 ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
     // Per group: pid -> local rank from the agent, plus one pairing by elimination (the SIGTERM'd pid nobody
     // claimed, and the local rank nobody's pid points to).
@@ -69,8 +80,8 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         auto& map = pid_to_local_[g];
         map = group.pid_to_local;
         std::set<int> locals;
-        for (const auto& [key, ps] : t.raw_processes)
-            if (key.group == g && key.local_rank) locals.insert(*key.local_rank);
+        for (const auto& [key, ps] : raw_of_group(t, static_cast<std::uint32_t>(g)))
+            if (key.local_rank) locals.insert(*key.local_rank);
         for (const auto& [l, r] : group.local_to_rank) locals.insert(l);
         std::vector<long> free_pids;
         for (long pid : group.sigterm_pids)
@@ -356,8 +367,7 @@ std::set<std::string> ProcessTable::group_host(std::uint32_t group) const {
     const std::set<std::string> hosts{*host};
     bool node_stream = t_.groups[group].srun_task.has_value();
     bool ranked_with_host = false;
-    for (const auto& [key, ps] : t_.raw_processes) {
-        if (key.group != group) continue;
+    for (const auto& [key, ps] : raw_of_group(t_, group)) {
         if (key.local_rank) node_stream = true;
         if (key.rank && ps.host) ranked_with_host = true;
     }
