@@ -372,6 +372,18 @@ std::size_t ray_worker(std::string_view rest, Attribution& a, Walk& walk) {
     return c[0].size();
 }
 
+// Open MPI's own output prefix (its signal handler, `opal_output`): `[dgx-b3:18843] `, the writer's host and pid.
+std::size_t ompi_host_pid(std::string_view rest, Attribution& a, Walk& walk) {
+    static const RE2 re(R"(\[([A-Za-z0-9][A-Za-z0-9._-]*):(\d{1,10})\] ?)", pattern_options());
+    if (!starts_with(rest, '[')) return 0;
+    std::array<re2::StringPiece, 3> c;
+    if (!match_at_start(re, rest, c)) return 0;
+    if (!a.host) a.host = std::string(view(c[1]));
+    fill(a.pid, to_number<long>(view(c[2])));
+    walk.inside = true;
+    return c[0].size();
+}
+
 // DeepSpeed's launcher: `[2024-02-09 09:09:15,164] [INFO] [launch.py:315:sigkill_handler] `. Taken as one
 // prefix so that the level and source location do not end up in the body.
 std::size_t deepspeed(std::string_view rest, Attribution& a, Walk& walk) {
@@ -472,10 +484,10 @@ std::size_t pdsh_host(std::string_view rest, Attribution& a, Walk& walk) {
 
 // The fixed order. More specific forms come first where two could match the same text: `[rankN]:` before
 // the role prefix, DeepSpeed's full header before a bare bracketed date, NCCL's `host:pid:tid` before pdsh.
-constexpr std::array<Parser, 14> kParsers = {&line_number,    &mpirun_tag, &torch_rank,  &tee_role,
+constexpr std::array<Parser, 15> kParsers = {&line_number,    &mpirun_tag, &torch_rank,  &tee_role,
                                              &bare_index_tag, &glog_bracketed, &glog_bare, &nccl_header,
-                                             &ray_worker,     &deepspeed,  &time_prefix, &syslog_header,
-                                             &srun_label,     &pdsh_host};
+                                             &ray_worker,     &deepspeed,  &time_prefix, &ompi_host_pid,
+                                             &syslog_header,  &srun_label, &pdsh_host};
 
 // ---- in-body markers ----------------------------------------------------------------------------------------
 

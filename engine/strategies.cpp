@@ -399,6 +399,13 @@ std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, co
         record = &x;
     }
     if (!named || !named->rank) return std::nullopt;
+    // Siblings that died of the same signal as the named worker (all SIGABRT in one second, the watchdog's abort on
+    // every rank) make it merely the first one the agent reaped: its exit is no different from theirs.
+    constexpr int kSigterm = -15;
+    if (record->exitcode && *record->exitcode < 0 && *record->exitcode != kSigterm)
+        for (const ExitRecord& x : t.exits)
+            if (x.group == record->group && x.exitcode == record->exitcode && table.resolve_exit(x) != named)
+                return std::nullopt;
     // Output of its node that names no worker and shows only a lost peer or a wait may be the named worker's own
     // (one worker per node, no prefixes): then it too only suffered, and its first exit says nothing.
     for (const Process& q : table.processes())

@@ -473,3 +473,12 @@ TEST_CASE("attribution: times written to the whole second say so") {
     CHECK(attribute("2024-05-02T19:44:12Z rank 3 failed").time->whole_seconds);
     CHECK_FALSE(attribute("2024-05-02 19:44:12,118 INFO step").time->whole_seconds);
 }
+
+TEST_CASE("attribution: Open MPI's own prefix names the writer's host and pid") {
+    const auto a = attribute("[dgx-b3:18843] Signal: Segmentation fault (11)");
+    CHECK(a.host == std::optional<std::string>("dgx-b3"));
+    CHECK(a.pid == std::optional<long>(18843));
+    CHECK(body("[dgx-b3:18843] Signal: Segmentation fault (11)") == "Signal: Segmentation fault (11)");
+    // Behind mpirun's tag too.
+    CHECK(attribute("[1,2]<stderr>:[dgx-b3:18843] *** Process received signal ***").pid == std::optional<long>(18843));
+}
