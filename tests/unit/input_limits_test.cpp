@@ -1,5 +1,5 @@
 // Reading limits that must not change the answer silently (issue 10): equal-length lines are not terminal
-// wrapping.
+// wrapping, and text past the 16 MiB line cut is named in a warning.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -83,4 +83,19 @@ TEST_CASE("hard wrap: a wrapped log among equal-length rows is still joined") {
     for (int copy = 0; copy < 4; ++copy)
         for (std::size_t i = 0; i < message.size(); i += 72) text += message.substr(i, 72) + "\n";
     CHECK(joined_lines(text) < 8);
+}
+
+TEST_CASE("line cut: text past 16 MiB in one line is named in a warning on that input") {
+    std::string big = "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered ";
+    big.append((17u << 20) - big.size(), 'x');
+    big += "\n[rank0]: done\n";
+    DiagnoseInput input;
+    input.texts.emplace_back("huge.log", big);
+    input.texts.emplace_back("small.log", "[rank1]: ok\n");
+    Report r = engine().diagnose(input);
+    std::vector<std::string> cut;
+    for (const auto& w : r.warnings)
+        if (w.find("longer than 16 MiB") != std::string::npos) cut.push_back(w);
+    REQUIRE(cut.size() == 1);
+    CHECK(cut[0] == "huge.log: 1 line(s) longer than 16 MiB were cut; the text past that in each was not read");
 }
