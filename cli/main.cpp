@@ -60,12 +60,15 @@ int usage_error(const std::string& message) {
 }
 
 // Loads the built-in knowledge plus every --knowledge DIR; problems with a team's entries are fatal, since a
-// silently ignored entry would be a wrong diagnosis later.
-bool load_knowledge(const std::vector<std::string>& dirs, denpex::KnowledgeBase& kb) {
+// silently ignored entry would be a wrong diagnosis later. Entries refused as unsafe (a taken or malformed id, a
+// pattern too costly to match) are warnings: printed here with `print_warnings`, else in the report's warnings.
+bool load_knowledge(const std::vector<std::string>& dirs, denpex::KnowledgeBase& kb, bool print_warnings) {
     std::vector<std::string> problems;
     kb = denpex::KnowledgeBase::load_embedded(problems);
     for (const auto& d : dirs) kb.add_directory(d, problems);
     for (const auto& p : problems) std::cerr << "denpex: knowledge: " << p << "\n";
+    if (print_warnings)
+        for (const auto& w : kb.warnings()) std::cerr << "denpex: warning: knowledge: " << w << "\n";
     return problems.empty();
 }
 
@@ -94,7 +97,7 @@ int diagnose(const std::vector<std::string>& args) {
         return usage_error(inputs.skipped.empty() ? "no log files found in " + paths.front()
                                                   : "nothing to read: " + inputs.skipped.front());
     denpex::KnowledgeBase kb;
-    if (!load_knowledge(dirs, kb)) return 2;
+    if (!load_knowledge(dirs, kb, false)) return 2;
     denpex::Engine engine(std::move(kb));
     denpex::DiagnoseInput input;
     input.files = inputs.files;
@@ -158,7 +161,7 @@ int main(int argc, char** argv) {
             }
         }
         denpex::KnowledgeBase kb;
-        if (!load_knowledge(dirs, kb)) return 2;
+        if (!load_knowledge(dirs, kb, true)) return 2;
         return denpex::cli::kb_command(kb, kb_args, std::cout, std::cerr);
     }
     return usage_error("unknown command '" + cmd + "'");

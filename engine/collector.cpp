@@ -132,9 +132,14 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
     const std::size_t first_exit = t_.exits.size();
 
     HardWrapJoiner lines(reader);
+    // Lines cut at the reader's limit: the text past it is not read, which the input's warning says.
+    std::uint64_t cut_lines = 0;
     while (lines.next(raw, truncated, line_no)) {
         ++t_.lines;
-        if (truncated) ++t_.truncated_lines;
+        if (truncated) {
+            ++t_.truncated_lines;
+            ++cut_lines;
+        }
         if ((line_no & 0xFFF) == 0 && cancelled()) return;
         if (progress_ && reader.bytes_read() >= next_progress) {
             progress_(t_.bytes + reader.bytes_read());
@@ -385,6 +390,10 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         for (std::size_t slot : my_slots) t_.events[slot].attempt.reset();
         for (std::size_t i = first_exit; i < t_.exits.size(); ++i) t_.exits[i].attempt.reset();
     }
+    if (cut_lines > 0)
+        t_.warnings.push_back(name + ": " + std::to_string(cut_lines) + " line(s) longer than " +
+                              std::to_string(LineReader::kDefaultMaxLine >> 20) +
+                              " MiB were cut; the text past that in each was not read");
     t_.bytes += reader.bytes_read();
 }
 

@@ -70,12 +70,10 @@ std::vector<std::string> drop_non_job_inputs(Timeline& t) {
     });
     std::vector<std::string> out;
     std::size_t inputs = 0;
-    std::uint64_t lines = 0;
     constexpr std::size_t kListed = 5;
     for (std::size_t i = 0; i < dropped.size(); ++i) {
         if (!dropped[i]) continue;
         ++inputs;
-        lines += dropped[i];
         if (inputs <= kListed)
             out.push_back(t.sources[i] + ": does not look like a training job's output (no rank or time prefix, "
                           "launcher or NCCL line, or traceback); " + std::to_string(dropped[i]) + " line" +
@@ -89,7 +87,10 @@ std::vector<std::string> drop_non_job_inputs(Timeline& t) {
 
 }  // namespace
 
-Engine::Engine(KnowledgeBase kb) : kb_(std::move(kb)), matcher_(std::make_unique<Matcher>(kb_)) {}
+Engine::Engine(KnowledgeBase kb) : kb_(std::move(kb)), matcher_(std::make_unique<Matcher>(kb_)) {
+    for (const auto& w : kb_.warnings()) knowledge_warnings_.push_back("knowledge: " + w);
+    for (const auto& w : matcher_->warnings()) knowledge_warnings_.push_back("knowledge: " + w);
+}
 
 Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& options, bool* cancelled) const {
     std::vector<std::uint64_t> sizes;
@@ -155,9 +156,9 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
         }
         // In-memory texts (selections, open documents) follow the files, in the last run.
         if (r + 1 == runs.size())
-            for (const auto& [name, text] : input.texts) {
+            for (const auto& named_text : input.texts) {   // (no structured binding: clang 14 cannot capture one)
                 if (collector->cancelled()) break;
-                guarded(r, name, [&] { collector->add_text(text, name); });
+                guarded(r, named_text.first, [&] { collector->add_text(named_text.second, named_text.first); });
             }
         stopped[r] = collector->cancelled();
         guarded(r, "reader", [&] { timelines[r] = collector->finish(); });
@@ -173,6 +174,7 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
 
     Timeline t = std::move(timelines.front());
     for (std::size_t r = 1; r < timelines.size(); ++r) merge_timeline(t, std::move(timelines[r]));
+    t.warnings.insert(t.warnings.begin(), knowledge_warnings_.begin(), knowledge_warnings_.end());
     for (auto& ws : warnings)
         for (auto& w : ws) t.warnings.push_back(std::move(w));
     // What was not read is part of what the verdict rests on: a binary named by hand, a gzip of an old run.

@@ -24,6 +24,10 @@
 // (README prose, documentation, source code quoting an error) are not evidence: they are left out before the
 // reasoning, and a warning names the input. A bare error line without any of that is not a log either.
 //
+// Knowledge warnings. Team entries the knowledge base refused and team patterns the matcher could not take
+// (engine/knowledge.hpp, engine/matcher.hpp) are listed first in every Report's warnings ("knowledge: ..."), so a
+// diagnosis made without them says so.
+//
 // Masking. The Report `diagnose()` returns is masked as `DiagnoseOptions::mask` says (secrets by default, hosts
 // on request): it is the only way log text leaves the engine, so every surface shows masked text.
 #pragma once
@@ -65,6 +69,8 @@ public:
     explicit Engine(KnowledgeBase kb);
     const KnowledgeBase& knowledge() const { return kb_; }
     const Matcher& matcher() const { return *matcher_; }
+    // The knowledge base's and the matcher's warnings, each prefixed "knowledge: ".
+    const std::vector<std::string>& knowledge_warnings() const { return knowledge_warnings_; }
 
     // Returns false (and sets `cancelled`) when cancelled before the end.
     Report diagnose(const DiagnoseInput& input, const DiagnoseOptions& options = {}, bool* cancelled = nullptr) const;
@@ -72,6 +78,7 @@ public:
 private:
     KnowledgeBase kb_;
     std::unique_ptr<Matcher> matcher_;
+    std::vector<std::string> knowledge_warnings_;
 };
 
 }  // namespace denpex

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace denpex {
 namespace {
@@ -16,6 +17,41 @@ std::string_view without_cr(std::string_view s) {
 }
 
 bool ends_in_padding(std::string_view s) { return s.size() >= 2 && s[s.size() - 1] == ' ' && s[s.size() - 2] == ' '; }
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_word(char c) { return is_digit(c) || is_upper(c) || is_lower(c) || c == '_'; }
+
+// The shape of a line's first bytes: letters and digits by class, anything else as itself. Lines of one log start
+// alike ("[rank0]: 2024-..." and "[rank1]: 2024-..."); a terminal's continuation rows start anywhere in the text.
+std::string head_shape(std::string_view s) {
+    std::string out;
+    for (char c : s.substr(0, 6)) out += is_digit(c) ? '9' : is_upper(c) ? 'A' : is_lower(c) ? 'a' : c;
+    return out;
+}
+
+// Whether a line starts the way a log record does: a bracketed or parenthesised prefix, a timestamp, glog's
+// header, a level word, a traceback's or an exception's report line, a `name: ` prefix (srun, pdsh, NVRM).
+bool generic_line_start(std::string_view b) {
+    if (b.empty()) return true;
+    const char c = b[0];
+    if (c == '[' || c == '<' || c == '(') return true;
+    std::size_t digits = 0;
+    while (digits < b.size() && is_digit(b[digits])) ++digits;
+    if (digits >= 2 && digits < b.size() && (b[digits] == '-' || b[digits] == ':' || b[digits] == '/' || b[digits] == '.'))
+        return true;   // 2024-01-21, 02:10:00, 01/21, 1705803000.123
+    if ((c == 'I' || c == 'W' || c == 'E' || c == 'F') && b.size() > 5 && is_digit(b[1]) && is_digit(b[2]) &&
+        is_digit(b[3]) && is_digit(b[4]) && b[5] == ' ')
+        return true;   // glog: I0121 02:10:00.005 ...
+    for (std::string_view level : {"INFO", "WARNING", "WARN", "ERROR", "DEBUG", "CRITICAL", "FATAL", "TRACE",
+                                   "Traceback ", "During handling", "The above exception"})
+        if (b.starts_with(level) && (b.size() == level.size() || !is_word(b[level.size()]))) return true;
+    // `name: ` / `pkg.ExceptionName: `: a word (dots, dashes allowed) right before ": ".
+    std::size_t i = 0;
+    while (i < b.size() && i < 64 && (is_word(b[i]) || b[i] == '.' || b[i] == '-')) ++i;
+    return i >= 2 && i + 1 < b.size() && b[i] == ':' && b[i + 1] == ' ';
+}
 
 }  // namespace
 
@@ -42,10 +78,22 @@ void HardWrapJoiner::probe() {
     const std::size_t w = longest;
     const std::size_t at_width = lengths[w];
     if (at_width < 5 || at_width * 10 < non_empty * 3) return;
+    // Evidence of wrapping: a row exactly W long, not ending in a space, followed by a row that starts mid-text:
+    // not with a space, and not the way this input's lines start (the shape of the first line's head and of every
+    // line that follows a shorter one, which certainly starts a line, nor a generic log record's start). A log whose
+    // lines merely have equal lengths shows none: each of its rows starts like a line.
+    std::set<std::string> start_shapes;
+    for (std::size_t i = 0; i < buffered_.size(); ++i) {
+        std::string_view b = without_cr(buffered_[i].first);
+        if (b.empty()) continue;
+        if (i == 0 || without_cr(buffered_[i - 1].first).size() < w) start_shapes.insert(head_shape(b));
+    }
     std::size_t mid_text_breaks = 0;
     for (std::size_t i = 0; i + 1 < buffered_.size(); ++i) {
         std::string_view a = without_cr(buffered_[i].first), b = without_cr(buffered_[i + 1].first);
-        if (a.size() == w && a.back() != ' ' && !b.empty() && b.front() != ' ') ++mid_text_breaks;
+        if (a.size() != w || a.back() == ' ' || b.empty() || b.front() == ' ' || b.front() == '\t') continue;
+        if (start_shapes.count(head_shape(b)) || generic_line_start(b)) continue;
+        ++mid_text_breaks;
     }
     if (mid_text_breaks >= 3) width_ = w;
 }

@@ -1,12 +1,15 @@
 #include "engine/knowledge.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <time.h>
 
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
+#include <re2/set.h>
 
 #include "engine/embedded_knowledge.hpp"
 
@@ -77,6 +80,31 @@ bool one_of(const std::string& v, const char* const* first, const char* const* l
     return std::any_of(first, last, [&](const char* s) { return v == s; });
 }
 
+// An id as a warning may show it: at most 60 bytes, anything but [a-zA-Z0-9._-] as '?'.
+std::string shown_id(std::string_view id) {
+    std::string out;
+    for (unsigned char c : id.substr(0, 60)) out += (std::isalnum(c) || c == '-' || c == '_' || c == '.') ? char(c) : '?';
+    if (id.size() > 60) out += "... (" + std::to_string(id.size()) + " bytes)";
+    return out;
+}
+
+double thread_cpu_ms() {
+    timespec ts{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+// Deterministic pseudo-random text over `alphabet`.
+std::string probe_text(const std::string& alphabet, std::size_t n, std::uint32_t seed) {
+    std::string s;
+    s.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        seed = seed * 1103515245u + 12345u;
+        s += alphabet[(seed >> 16) % alphabet.size()];
+    }
+    return s;
+}
+
 }  // namespace
 
 std::string_view to_string(Role role) {
@@ -88,9 +116,57 @@ std::string_view to_string(Role role) {
     return "context";
 }
 
+bool valid_knowledge_id(std::string_view id) {
+    return !id.empty() && id.size() <= KnowledgeBase::kMaxIdBytes &&
+           std::all_of(id.begin(), id.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+std::optional<std::string> costly_pattern(const std::string& pattern) {
+    // The probe: the pattern alone in an RE2::Set (the matcher's kind of automaton: a DFA that never falls back to
+    // the NFA, and only resets its cache when full) under the team's memory limit, run over 96 KiB of text in
+    // 4 KiB lines: random text over the pattern's own characters, over lowercase letters and digits, and over all
+    // of printable ASCII. A normal pattern's DFA settles in a few dozen states (~1 ms); one that grows a state per
+    // byte, or needs more states than its memory holds, rebuilds them all the time.
+    constexpr double kBudgetMs = 50;
+    constexpr std::size_t kProbeBytes = 32u << 10, kLine = 4u << 10;
+    RE2::Options o;
+    o.set_log_errors(false);
+    o.set_max_mem(KnowledgeBase::kTeamPatternMaxMem);
+    RE2::Set set(o, RE2::UNANCHORED);
+    std::string err;
+    if (set.Add(pattern, &err) < 0) return "its pattern does not compile: " + err;
+    if (!set.Compile()) return "its pattern's automaton needs more than " +
+                               std::to_string(KnowledgeBase::kTeamPatternMaxMem >> 20) + " MiB";
+    std::string own;
+    for (char c : pattern)
+        if (c > ' ' && c < 127 && own.find(c) == std::string::npos) own += c;
+    own += " 0123456789az";
+    std::string printable;
+    for (char c = ' '; c < 127; ++c) printable += c;
+    const std::string alphabets[] = {own, "abcdefghijklmnopqrstuvwxyz0123456789 ", printable};
+    const double start = thread_cpu_ms();
+    std::vector<int> hits;
+    std::uint32_t seed = 7;
+    for (const auto& alphabet : alphabets) {
+        const std::string text = probe_text(alphabet, kProbeBytes, seed++);
+        for (std::size_t at = 0; at < text.size(); at += kLine) {
+            RE2::Set::ErrorInfo info{};
+            hits.clear();
+            if (!set.Match(re2::StringPiece(text.data() + at, std::min(kLine, text.size() - at)), &hits, &info) &&
+                info.kind == RE2::Set::kOutOfMemory)
+                return "its pattern's automaton outgrows " + std::to_string(KnowledgeBase::kTeamPatternMaxMem >> 20) +
+                       " MiB on log-like text";
+            if (thread_cpu_ms() - start > kBudgetMs)
+                return "its pattern is too costly to match: its automaton grows with the text (96 KiB of log-like "
+                       "text took over " + std::to_string(static_cast<int>(kBudgetMs)) + " ms; a normal pattern takes ~1 ms)";
+        }
+    }
+    return std::nullopt;
+}
+
 KnowledgeBase KnowledgeBase::load_embedded(std::vector<std::string>& problems) {
     KnowledgeBase kb;
-    for (const auto& file : embedded_knowledge()) kb.add_json(file.content, std::string(file.name), problems);
+    for (const auto& file : embedded_knowledge()) kb.add(file.content, std::string(file.name), true, problems);
     for (auto& e : kb.entries_) e->origin = "builtin";
     return kb;
 }
@@ -120,6 +196,10 @@ bool KnowledgeBase::add_directory(const std::string& dir, std::vector<std::strin
 }
 
 bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, std::vector<std::string>& problems) {
+    return add(text, origin, false, problems);
+}
+
+bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool builtin, std::vector<std::string>& problems) {
     json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object()) {
         problems.push_back(origin + ": not a JSON object");
@@ -241,11 +321,31 @@ bool KnowledgeBase::add_json(std::string_view text, const std::string& origin, s
         r.problem("an entry needs signatures, a scenario or verdicts");
 
     if (r.count() > 0) return false;
+
+    // Well formed; now whether it is safe to use. A built-in entry that is not is a programming error (a problem);
+    // a team's is refused with a warning, and the rest of the knowledge goes on working.
+    auto refuse = [&](const std::string& why) {
+        if (builtin) problems.push_back(origin + ": " + why);
+        else warnings_.push_back(origin + ": entry \"" + shown_id(e->id) + "\" refused: " + why);
+        return false;
+    };
+    if (!valid_knowledge_id(e->id))
+        return refuse("an id must be 1 to " + std::to_string(kMaxIdBytes) + " bytes of a-z, 0-9 and '-'");
+    for (const auto& sig : e->signatures)
+        if (!valid_knowledge_id(sig.id))
+            return refuse("signature \"" + shown_id(sig.id) + "\": an id must be 1 to " + std::to_string(kMaxIdBytes) +
+                          " bytes of a-z, 0-9 and '-'");
+    if (const Entry* same = find(e->id))
+        return refuse(same->builtin ? "a built-in entry has this id (built-in entries are never replaced)"
+                                    : "an entry of this id was already loaded from " + same->origin);
+    if (!builtin)
+        for (const auto& sig : e->signatures)
+            if (auto why = costly_pattern(sig.pattern)) return refuse("signature \"" + sig.id + "\": " + *why);
+
     Entry* raw = e.get();
+    raw->builtin = builtin;
     for (auto& sig : raw->signatures) sig.entry = raw;
-    auto same = std::find_if(entries_.begin(), entries_.end(), [&](const auto& x) { return x->id == raw->id; });
-    if (same != entries_.end()) *same = std::move(e);   // a team's entry replaces the built-in one of that id
-    else entries_.push_back(std::move(e));
+    entries_.push_back(std::move(e));
     return true;
 }
 

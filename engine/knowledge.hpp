@@ -5,8 +5,16 @@
 // entry (required fields, enums, that every pattern compiles with RE2) and reports every problem with the
 // file name instead of stopping at the first. Entries never change after loading; everything else in the
 // engine holds plain pointers into them.
+//
+// Hostile team knowledge. A team's entry (`add_directory`, `add_json`) that is well formed but unsafe to use is
+// refused, never silently: it is left out and `warnings()` says why. Refused are: an id already taken (the first
+// entry of an id stays; a built-in entry is never replaced), an id or signature id longer than `kMaxIdBytes` or
+// with a byte outside [a-z0-9-] (it names files in `kb export`), and a pattern whose matching automaton outgrows
+// `kTeamPatternMaxMem` or runs slower than the probe allows on log-like text (`[a-z].{30}[0-9]{3}z` grows a
+// DFA state per byte). Schema errors stay `problems`.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -113,17 +121,24 @@ struct Entry {
     OutsideEnd ends_from_outside = OutsideEnd::no;
     std::vector<Signature> signatures;
     std::string origin;    // "builtin" or the file it was loaded from
+    bool builtin = false;  // compiled into the binary (never replaced, matched by the built-in set)
 };
 
 class KnowledgeBase {
 public:
+    static constexpr std::size_t kMaxIdBytes = 200;
+    // RE2 memory for one team pattern (its program and, in the load-time probe, its DFA).
+    static constexpr std::int64_t kTeamPatternMaxMem = 8 << 20;
+
     // Loads the embedded entries. Problems in embedded data are programming errors and are returned too.
     static KnowledgeBase load_embedded(std::vector<std::string>& problems);
 
-    // Adds (or replaces, by id) the *.json entries of `dir`. Returns false when the directory is unreadable.
+    // Adds the *.json entries of `dir` (a team's). Returns false when the directory is unreadable.
     bool add_directory(const std::string& dir, std::vector<std::string>& problems);
-    // Adds one entry from JSON text; `origin` names it in problems.
+    // Adds one team entry from JSON text; `origin` names it in problems and warnings. False when it was not added.
     bool add_json(std::string_view json_text, const std::string& origin, std::vector<std::string>& problems);
+    // Team entries refused (see the contract above), one line each, naming the origin.
+    const std::vector<std::string>& warnings() const { return warnings_; }
 
     const std::vector<std::unique_ptr<Entry>>& entries() const { return entries_; }
     const Entry* find(std::string_view id) const;
@@ -131,7 +146,18 @@ public:
     bool related(const Entry& a, const Entry& b) const;
 
 private:
+    bool add(std::string_view json_text, const std::string& origin, bool builtin, std::vector<std::string>& problems);
+
     std::vector<std::unique_ptr<Entry>> entries_;
+    std::vector<std::string> warnings_;
 };
+
+// Whether `id` is a valid entry or signature id: 1..KnowledgeBase::kMaxIdBytes bytes of [a-z0-9-].
+bool valid_knowledge_id(std::string_view id);
+
+// Why a team pattern is too costly to match (its automaton outgrows kTeamPatternMaxMem or the probe's time
+// budget on log-like text), or nullopt when it is fine. Deterministic in what it runs; the time budget is wide
+// (a normal pattern takes ~1% of it).
+std::optional<std::string> costly_pattern(const std::string& pattern);
 
 }  // namespace denpex

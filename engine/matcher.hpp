@@ -6,8 +6,15 @@
 // same line, so a generic "uncaught Python exception" never competes with the specific message it wraps; and an
 // entry that `refines` another takes the line from it (a fragmentation OOM is reported as that, not as an OOM).
 // Thread-safe after construction.
+//
+// Two sets. Built-in signatures and a team's (`--knowledge DIR`) are compiled into separate sets, the team's under
+// its own memory limit (kTeamSetMaxMem), so no team entry can switch off built-in matching. When the team's set
+// does not compile, the longest run of team entries (in load order) that does is kept and the others are left
+// unmatched, which `warnings()` says. Should a set's DFA still run out of memory on a line, that line is matched
+// pattern by pattern (each RE2 falls back to its NFA): slower, never silently without hits.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,18 +34,24 @@ struct Hit {
 
 class Matcher {
 public:
-    explicit Matcher(const KnowledgeBase& kb);
+    static constexpr std::int64_t kTeamSetMaxMem = 64 << 20;
+
+    // `team_max_mem`: the team set's RE2 memory limit (tests lower it).
+    explicit Matcher(const KnowledgeBase& kb, std::int64_t team_max_mem = kTeamSetMaxMem);
     ~Matcher();
     Matcher(const Matcher&) = delete;
     Matcher& operator=(const Matcher&) = delete;
 
     std::vector<Hit> match(std::string_view text) const;
     const std::vector<const Signature*>& signatures() const { return signatures_; }
+    // What of the team's knowledge is not matched, and why (one line each).
+    const std::vector<std::string>& warnings() const { return warnings_; }
 
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
     std::vector<const Signature*> signatures_;
+    std::vector<std::string> warnings_;
 };
 
 }  // namespace denpex

@@ -54,6 +54,7 @@ int run_serve(const std::vector<std::string>& args) {
     if (!load_knowledge(opts, kb)) return 2;
     const Engine engine(std::move(kb));
     log_info("serving with " + std::to_string(engine.knowledge().entries().size()) + " knowledge entries");
+    for (const auto& w : engine.knowledge_warnings()) log_warning(w);
 
     // A client that disappears must not kill us with SIGPIPE mid-write; the write error ends the session.
     std::signal(SIGPIPE, SIG_IGN);

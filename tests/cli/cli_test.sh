@@ -103,6 +103,34 @@ echo '{' >"$TMP/kb/broken.json"
 "$DENPEX" diagnose --knowledge "$TMP/kb" "$EX" >/dev/null 2>"$TMP/err"
 check "a broken knowledge file is an error" $([ $? -eq 2 ] && grep -q broken.json "$TMP/err" && echo 0 || echo 1)
 
+# Hostile team knowledge is refused with a warning on stderr, entry by entry; built-in matching keeps working.
+mkdir -p "$TMP/hostile-kb"
+team_entry() {   # team_entry ID PATTERN
+    printf '{"id":"%s","title":"t","category":"Software","severity":"error","what":"w","mechanism":"m","confirm":["c"],"fix":[{"text":"f"}],"verify":"v","signatures":[{"id":"s","role":"initiating","pattern":"%s","examples":["x"],"source":"src"}]}\n' "$1" "$2"
+}
+team_entry watchdog-timeout-silent-oom 'CUDA out of memory' >"$TMP/hostile-kb/a-dup-builtin.json"
+team_entry team-disk 'No space left on device' >"$TMP/hostile-kb/b-disk.json"
+team_entry team-disk 'Disk quota exceeded' >"$TMP/hostile-kb/c-dup-team.json"
+team_entry "$(printf 'a%.0s' $(seq 300))" 'boom' >"$TMP/hostile-kb/d-long-id.json"
+team_entry 'Bad_Id' 'boom' >"$TMP/hostile-kb/e-bad-id.json"
+team_entry team-slow '[a-z].{30}[0-9]{3}z' >"$TMP/hostile-kb/f-slow.json"
+"$DENPEX" diagnose --json --knowledge "$TMP/hostile-kb" "$EX" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "hostile team knowledge: the built-in example is still diagnosed (exit $rc)" \
+    $([ $rc -eq 0 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['diagnoses'][0]; assert d['failure']['id']=='watchdog-timeout-silent-oom' and d['initiating']['rank']==5, d" "$TMP/out" && echo 0 || echo 1)
+for f in a-dup-builtin c-dup-team d-long-id e-bad-id f-slow; do
+    grep -q "denpex: warning: knowledge: .*$f.json: entry .* refused" "$TMP/err"
+    check "hostile team knowledge: $f is refused with a warning on stderr" $?
+done
+! grep -q "b-disk.json: entry" "$TMP/err"; check "hostile team knowledge: a good team entry beside them is taken silently" $?
+python3 -c "import json,sys; w=json.load(open(sys.argv[1]))['warnings']; assert sum('refused' in x for x in w)==5, w" "$TMP/out"
+check "hostile team knowledge: the refusals are in the report's warnings" $?
+"$DENPEX" kb list --knowledge "$TMP/hostile-kb" >"$TMP/out" 2>"$TMP/err"
+check "hostile team knowledge: kb list warns and lists the good entry" \
+    $(grep -q "^team-disk" "$TMP/out" && grep -q "f-slow.json: entry .* refused" "$TMP/err" && echo 0 || echo 1)
+"$DENPEX" kb export "$TMP/export" --knowledge "$TMP/hostile-kb" >/dev/null 2>&1
+check "hostile team knowledge: kb export completes" $([ $? -eq 0 ] && [ -f "$TMP/export/index.html" ] && echo 0 || echo 1)
+
 # kb show renders a reference card.
 "$DENPEX" kb show watchdog-timeout-silent-oom | grep -q "^## How to confirm"; check "kb show renders markdown" $?
 "$DENPEX" kb show no-such-entry >/dev/null 2>&1; check "kb show unknown id exits 1" $([ $? -eq 1 ] && echo 0 || echo 1)
