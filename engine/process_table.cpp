@@ -192,7 +192,7 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
             return std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(), [&](const Event* c) {
                 if (c->signature->entry->category == "Launcher") return false;
                 if (c->source != e->source) return true;
-                const auto [lo, hi] = std::minmax(c->order, e->order);
+                const std::uint64_t lo = std::min(c->order, e->order), hi = std::max(c->order, e->order);
                 return std::none_of(p.events.begin(), p.events.end(), [&](const Event* m) {
                     return m->signature->mark == Mark::failure_start && m->source == e->source && m->order > lo &&
                            m->order <= hi;
