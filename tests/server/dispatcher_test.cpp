@@ -69,6 +69,22 @@ TEST_CASE("unparseable JSON gets ParseError with a null id, and the next message
     CHECK(f.request(1, "initialize").contains("result"));
 }
 
+TEST_CASE("a number too large for a double is a ParseError, not an exception out of handle() (fuzz regression)") {
+    Fixture f;
+    // nlohmann reports the overflow as out_of_range (406), not parse_error; it once ended `denpex serve` (SIGABRT).
+    for (const char* body : {R"({"jsonrpc":"2.0","id":2,"method":"echo","params":1e999})",
+                             "{\"jsonrpc\":22000000000000e00006845944chan445032522639\"method\":\"textDic\"c\"\"\"wX<file:\x01/workid\":\"\"?:\"big\"}}",
+                             R"({"jsonrpc":"2.0","id":3,"method":"echo","params":{"n":-1e400}})"}) {
+        INFO(body);
+        CHECK_NOTHROW(f.d.handle(body));
+        auto sent = f.out.take();
+        REQUIRE(sent.size() == 1);
+        CHECK(code_of(sent[0]) == error_code::parse_error);
+        CHECK(sent[0]["id"].is_null());
+    }
+    CHECK(f.request(1, "initialize").contains("result"));
+}
+
 TEST_CASE("messages that are not JSON-RPC 2.0 requests get InvalidRequest") {
     Fixture f;
     f.init();
