@@ -7,9 +7,8 @@
 # Environment: FUZZ_BUILD (build dir, default build-fuzz), FUZZ_WORK (found inputs, crashes and logs, default
 # $FUZZ_BUILD/work), CXX (default: the newest of clang++-16, -15, -14 whose libFuzzer links), FUZZ_JOBS (build
 # parallelism, default 1), FUZZ_RSS_MB (2048).
-# Each target is built on its own: clang 14 cannot build the whole engine (it cannot capture a structured binding
-# in a lambda, which engine/process_table.cpp does), so with clang-14 only frame_parser and knowledge build; a
-# target that does not build is reported as "not built" and skipped.
+# Each target is built on its own; a target that does not build with the chosen clang is reported as "not built"
+# and skipped (the engine must stay buildable by clang 14: no structured binding captured by a lambda).
 # Exit status: 0 when no target crashed, 1 otherwise (the crashing inputs are in $FUZZ_WORK/TARGET/crashes).
 # Exit 77 when no clang with libFuzzer is available.
 set -euo pipefail
