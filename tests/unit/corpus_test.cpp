@@ -3,6 +3,8 @@
 // matching the case's class_regex, and — when the answer is "undetermined" — a missing fact.
 #include <doctest/doctest.h>
 
+#include "embedded_engine.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -18,15 +20,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-const denpex::Engine& engine() {
-    static const denpex::Engine e = [] {
-        std::vector<std::string> problems;
-        auto kb = denpex::KnowledgeBase::load_embedded(problems);
-        return denpex::Engine(std::move(kb));
-    }();
-    return e;
-}
 
 std::string lower(std::string s) {
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

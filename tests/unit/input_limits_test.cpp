@@ -2,6 +2,8 @@
 // wrapping, and text past the 16 MiB line cut is named in a warning.
 #include <doctest/doctest.h>
 
+#include "embedded_engine.hpp"
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -13,14 +15,6 @@
 using namespace denpex;
 
 namespace {
-
-const Engine& engine() {
-    static const Engine e = [] {
-        std::vector<std::string> problems;
-        return Engine(KnowledgeBase::load_embedded(problems));
-    }();
-    return e;
-}
 
 std::size_t joined_lines(const std::string& text) {
     LineReader reader{std::string_view(text)};

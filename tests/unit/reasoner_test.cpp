@@ -2,6 +2,8 @@
 // strategy can decide (or none can), and the test checks the verdict, the strategy and the wording a user sees.
 #include <doctest/doctest.h>
 
+#include "embedded_engine.hpp"
+
 #include <string>
 
 #include "engine/engine.hpp"
@@ -10,14 +12,6 @@
 using namespace denpex;
 
 namespace {
-
-const Engine& engine() {
-    static const Engine e = [] {
-        std::vector<std::string> problems;
-        return Engine(KnowledgeBase::load_embedded(problems));
-    }();
-    return e;
-}
 
 Report run(std::vector<std::pair<std::string, std::string>> texts) {
     DiagnoseInput in;

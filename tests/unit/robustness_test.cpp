@@ -2,6 +2,8 @@
 // ranges that cannot expand without bound, readers that turn a failure into a warning on their input.
 #include <doctest/doctest.h>
 
+#include "embedded_engine.hpp"
+
 #include <climits>
 #include <cstdint>
 #include <filesystem>
@@ -22,14 +24,6 @@
 using namespace denpex;
 
 namespace {
-
-const Engine& engine() {
-    static const Engine e = [] {
-        std::vector<std::string> problems;
-        return Engine(KnowledgeBase::load_embedded(problems));
-    }();
-    return e;
-}
 
 bool any_contains(const std::vector<std::string>& lines, const std::string& needle) {
     for (const auto& l : lines)
