@@ -9,24 +9,13 @@
 #include <string_view>
 
 #include "engine/engine.hpp"
+#include "../unit/embedded_engine.hpp"
 #include "server/handlers/language_server.hpp"
 #include "server/log.hpp"
 #include "test_support.hpp"
 
 using namespace denpex::server;
 using namespace std::chrono_literals;
-
-namespace {
-
-const denpex::Engine& engine() {
-    static const denpex::Engine e = [] {
-        std::vector<std::string> problems;
-        return denpex::Engine(denpex::KnowledgeBase::load_embedded(problems));
-    }();
-    return e;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const bool quiet = (set_log_level(LogLevel::off), true);   // the log is stderr: keep it off the fuzzer's

@@ -9,19 +9,8 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "../unit/embedded_engine.hpp"
 #include "engine/report.hpp"
-
-namespace {
-
-const denpex::Engine& engine() {
-    static const denpex::Engine e = [] {
-        std::vector<std::string> problems;
-        return denpex::Engine(denpex::KnowledgeBase::load_embedded(problems));
-    }();
-    return e;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view input(reinterpret_cast<const char*>(data), size);
