@@ -14,13 +14,6 @@ namespace {
 // backward pass while the others already wait in all_reduce).
 constexpr double kStallMarginSeconds = 300;
 
-// A line that shows a rank waiting on a collective that never completed: a timeout with its limit or the work's
-// sequence number. Reactions to a kill (SIGTERM handlers, aborted steps) are not waits.
-bool shows_stall(const Event& e) {
-    return e.role == Role::collateral && !e.from_launcher &&
-           (e.captures.count("timeout_ms") || e.captures.count("seq") || e.captures.count("last_completed"));
-}
-
 // Whether `a` happened before `b`. A launcher's report is written after the fact (torchrun's summary at the end
 // of the run), so its place in a file orders nothing: only its own time does.
 std::optional<bool> before(const Event& a, const Event& b) {
@@ -41,7 +34,7 @@ StallOnset find_stall(const ProcessTable& table) {
     StallOnset s;
     for (const Process& p : table.processes())
         for (const Event* e : p.direct_collateral) {
-            if (!shows_stall(*e)) continue;
+            if (!e->shows_wait()) continue;
             if (!s.detected || before(*e, *s.detected).value_or(e->order < s.detected->order)) s.detected = e;
             auto ms = e->number("timeout_ms");
             // Only a line with its own time dates its wait; one whose time is carried from above is later than that.
@@ -60,7 +53,7 @@ bool after_stall(const Event& e, const ProcessTable& table, const StallOnset& st
         return true;
     for (const Process& p : table.processes())
         for (const Event* c : p.direct_collateral)
-            if (shows_stall(*c) && before(*c, e).value_or(false)) return true;
+            if (c->shows_wait() && before(*c, e).value_or(false)) return true;
     return false;
 }
 
@@ -72,6 +65,18 @@ std::vector<const Event*> find_consequences(const ProcessTable& table, const Sta
             if (e->role == Role::initiating && e->signature->entry->ends_from_outside != Entry::OutsideEnd::no &&
                 after_stall(*e, table, stall))
                 out.push_back(e);
+    return out;
+}
+
+std::vector<const Event*> find_fallout(const ProcessTable& table) {
+    std::vector<const Event*> out;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events) {
+            if (e->role != Role::initiating) continue;
+            const bool waited_before = std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(),
+                                                   [&](const Event* w) { return w->shows_wait() && before(*w, *e).value_or(false); });
+            if (waited_before) out.push_back(e);
+        }
     return out;
 }
 
@@ -105,6 +110,8 @@ bool named_by_peers(const Process& p, const ProcessTable& table) {
 // leave only this process: what they waited for was it.
 bool only_one_not_waiting(const Process& p, const ProcessTable& table, std::optional<int> world) {
     if (!world || *world < 2 || !p.rank) return false;
+    if (std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(), [](const Event* e) { return e->shows_wait(); }))
+        return false;   // it waited too
     for (int r = 0; r < *world; ++r) {
         if (r == *p.rank) continue;
         const Process* q = table.by_rank(r);
@@ -222,7 +229,9 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     m.unseen = table.unseen_ranks(m.world);
     m.stall = find_stall(table);
     m.consequences = find_consequences(table, m.stall);
+    m.fallout = find_fallout(table);
     std::set<const Event*> ignored(m.consequences.begin(), m.consequences.end());
+    ignored.insert(m.fallout.begin(), m.fallout.end());
     for (const Process& p : table.processes())
         for (const Event* e : p.events) {
             const Entry& entry = *e->signature->entry;

@@ -39,6 +39,9 @@ struct JobModel {
     std::vector<int> unseen;                         // ranks of the world with no output here
     StallOnset stall;
     std::vector<const Event*> consequences;          // outside ends after the stall began (never initiators)
+    // Errors a process printed after its own collective had already timed out (an OOM allocating the garbage size a
+    // broken broadcast left behind): the stall's fallout on that process, never the stall's cause.
+    std::vector<const Event*> fallout;
     // Outside ends of the whole job that do not say why (the agent told to stop): no verdict on their own; who sent
     // them is the missing fact.
     std::vector<const Event*> unexplained_ends;

@@ -353,6 +353,15 @@ void ProcessTable::infer_mappings() {
     for (const ExitRecord& x : t_.exits)
         if (x.rank && x.pid) pid_rank_[*x.pid] = *x.rank;
     for (const auto& [host_pid, rank_n] : t_.host_pid_to_rank) pid_rank_.try_emplace(host_pid.second, rank_n.first);
+    for (const Event& e : t_.events) {
+        auto r = e.captures.find("rank"), p = e.captures.find("pid");
+        if (r == e.captures.end() || p == e.captures.end()) continue;
+        auto rank = to_number<int>(r->second);
+        auto pid = to_number<long>(p->second);
+        if (!rank || !pid) continue;
+        auto [it, fresh] = stated_pid_rank_.try_emplace({e.key.group, *pid}, *rank);
+        if (!fresh && it->second != rank) it->second.reset();
+    }
 }
 
 // The one host a group's lines run on, when the group is one node's output: a torchrun agent's stream (local
@@ -382,6 +391,8 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
     local = k.local_rank;
     pid = k.pid;
     if (!rank && pid) rank = rank_of_summary_pid(k.group, *pid, host);
+    if (!rank && pid)
+        if (auto it = stated_pid_rank_.find({k.group, *pid}); it != stated_pid_rank_.end()) rank = it->second;
     if (!local && pid) {
         const auto& map = pid_to_local_[k.group];
         if (auto it = map.find(*pid); it != map.end()) local = it->second;

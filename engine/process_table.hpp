@@ -101,6 +101,10 @@ private:
     std::vector<std::string> offset_reason_;
     std::vector<bool> task_is_rank_;                  // per group: srun task index is the rank
     std::map<long, int> pid_rank_;                    // pids whose rank some line states
+    // (group, pid) -> rank, from a launcher line that states both ("mpirun noticed that process rank 2 with PID
+    // 18843"): the lines that pid writes itself (Open MPI's `[host:pid]` signal handler) are that rank's. A pid
+    // stated with two ranks in one group (two nodes' pids colliding) maps to none.
+    std::map<std::pair<std::uint32_t, long>, std::optional<int>> stated_pid_rank_;
 };
 
 }  // namespace denpex

@@ -152,6 +152,24 @@ void explain_consequences(const Context& c, Diagnosis& d) {
     }
 }
 
+// Errors printed after the process's own wait had timed out: said, so the user sees why the loudest line is not it.
+void explain_fallout(const Context& c, Diagnosis& d) {
+    // One line per process, naming its most specific error (the OOM, not the exception that carries it).
+    std::vector<const Event*> telling;
+    for (const Event* e : c.m.fallout) {
+        auto same = std::find_if(telling.begin(), telling.end(), [&](const Event* t) { return t->key == e->key; });
+        if (same == telling.end()) telling.push_back(e);
+        else if ((*same)->signature->fallback && !e->signature->fallback) *same = e;
+    }
+    std::size_t shown = 0;
+    for (const Event* e : telling) {
+        if (shown++ >= 2) break;
+        d.reasoning.push_back(e->signature->entry->title + " (" + where_of(*e) +
+                              ") came after that process's own collective had already timed out: fallout of the "
+                              "stall on it, not the stall's cause.");
+    }
+}
+
 void explain_determined(const Context& c, Diagnosis& d, const Process*& chosen) {
     const Decision& dec = c.decision;
     const Candidate& lead = c.m.candidates[*dec.lead];
@@ -242,6 +260,15 @@ void explain_after_finish(const Context& c, Diagnosis& d) {
                           "initiated.");
 }
 
+// "ranks 0-3", "rank 2 and 3 other processes" (workers known only by pid), or "4 processes".
+std::string processes_phrase(const std::vector<int>& ranks, std::size_t processes) {
+    if (ranks.empty()) return std::to_string(processes) + " processes";
+    std::string phrase = ranks_phrase(ranks);
+    if (const std::size_t others = processes - std::min(processes, ranks.size()); others > 0)
+        phrase += " and " + std::to_string(others) + (others == 1 ? " other process" : " other processes");
+    return phrase;
+}
+
 void explain_systemic(const Context& c, Diagnosis& d) {
     if (c.m.init.systemic.empty() && !c.m.finished.empty()) return explain_after_finish(c, d);
     const auto& systemic = c.m.init.systemic;
@@ -266,7 +293,7 @@ void explain_systemic(const Context& c, Diagnosis& d) {
         d.reasoning.push_back(d.failure->title + " is a failure of the whole job, not of one rank.");
     else if (unknown_kind.empty())
         d.reasoning.push_back("The same error (" + d.failure->title + ") appears on " +
-                              (d.affected_ranks.empty() ? std::string("several processes") : ranks_phrase(d.affected_ranks)) +
+                              processes_phrase(d.affected_ranks, systemic.size()) +
                               " at about the same time: one cause common to all of them, not one rank's failure.");
     else
         d.reasoning.push_back(first_name + " hit " + d.failure->title + ", and " + ranks_phrase(unknown_kind) +
@@ -535,6 +562,7 @@ Verdict reason_once(const Timeline& t, const KnowledgeBase& kb) {
 
     Context c{t, kb, table, model, decision, {model.consequences.begin(), model.consequences.end()}, {}};
     c.ignored.insert(model.unexplained_ends.begin(), model.unexplained_ends.end());
+    c.ignored.insert(model.fallout.begin(), model.fallout.end());
     for (const Process& p : table.processes())
         for (const Event* e : p.collateral) c.collateral_kinds.insert(e->signature->entry);
 
@@ -547,6 +575,7 @@ Verdict reason_once(const Timeline& t, const KnowledgeBase& kb) {
         case Outcome::undetermined: explain_undetermined(c, d); break;
     }
     explain_consequences(c, d);
+    explain_fallout(c, d);
     infer_single_host(t, d);
     if (d.failure) {
         d.fix = advise(*d.failure, t, table.workers_are_srun_tasks());

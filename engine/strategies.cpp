@@ -408,11 +408,17 @@ std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, co
                 return std::nullopt;
     // Output of its node that names no worker and shows only a lost peer or a wait may be the named worker's own
     // (one worker per node, no prefixes): then it too only suffered, and its first exit says nothing.
-    for (const Process& q : table.processes())
-        if (q.group == named->group && !q.rank && !q.local_rank && !q.pid && !q.first_initiating() &&
+    // Nor when that output shows a worker waiting (a collective timeout): the worker it waited for stalled and never
+    // exited, so the first worker to exit is a waiter whose timeout fired, not the one that failed.
+    for (const Process& q : table.processes()) {
+        if (q.group != named->group || q.rank || q.local_rank || q.pid) continue;
+        const bool lost_peer_only = !q.first_initiating() &&
             std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
-                        [](const Event* e) { return e->signature->entry->category != "Launcher"; }))
-            return std::nullopt;
+                        [](const Event* e) { return e->signature->entry->category != "Launcher"; });
+        const bool waited = std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
+                                        [](const Event* e) { return e->shows_wait(); });
+        if (lost_peer_only || waited) return std::nullopt;
+    }
     Candidate c;
     c.process = named;
     c.strategy = Strategy::agent_first_exit;

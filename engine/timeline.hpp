@@ -60,6 +60,12 @@ struct Event {
     std::optional<std::uint16_t> attempt;
     std::string process_group;          // Attribution::process_group: empty for the default group
 
+    // A line that shows its process waiting on a collective that never completed: a timeout with its limit or the
+    // work's sequence number. Reactions to a kill (SIGTERM handlers, aborted steps) are not waits.
+    bool shows_wait() const {
+        return role == Role::collateral && !from_launcher &&
+               (captures.count("timeout_ms") || captures.count("seq") || captures.count("last_completed"));
+    }
     // A captured number (a sequence number, a timeout, a rank), when the capture is one; never negative.
     std::optional<long long> number(const std::string& name) const {
         auto it = captures.find(name);
