@@ -342,6 +342,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             }
             // The agent's summary and lines, and srun's own "srun: error: host: task N: ..." report a worker's exit.
             ev.from_launcher = in_summary || el.kind != ElasticLine::Kind::none || !srun.host.empty();
+            ev.in_summary = in_summary;
             ev.source = source;
             ev.order = order_++;
             ev.key = key;

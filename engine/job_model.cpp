@@ -57,15 +57,31 @@ bool after_stall(const Event& e, const ProcessTable& table, const StallOnset& st
     return false;
 }
 
-std::vector<const Event*> find_consequences(const ProcessTable& table, const StallOnset& stall) {
-    std::vector<const Event*> out;
-    if (!stall.detected) return out;
+// An outside end after the job had already begun to fail: a worker's error of any kind, the agent tearing its
+// workers down, a lost peer, before it (the cancel that came hours after a node died) is the end of a failed job.
+const Event* failing_before(const Event& e, const ProcessTable& table) {
+    const Event* first = nullptr;
     for (const Process& p : table.processes())
-        for (const Event* e : p.events)
-            if (e->role == Role::initiating && e->signature->entry->ends_from_outside != Entry::OutsideEnd::no &&
-                after_stall(*e, table, stall))
-                out.push_back(e);
-    return out;
+        for (const Event* c : p.events) {
+            if (c->role == Role::context || c == &e || c->in_summary) continue;
+            if (c->signature->entry->ends_from_outside != Entry::OutsideEnd::no) continue;
+            // The agent's own lines (tearing its workers down) stand where they were written, unlike its summary.
+            const auto ordered = c->from_launcher ? precedes(*c, e) : before(*c, e);
+            if (ordered.value_or(false) && (!first || c->order < first->order)) first = c;
+        }
+    return first;
+}
+
+void find_consequences(const ProcessTable& table, JobModel& m) {
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events) {
+            if (e->role != Role::initiating || e->signature->entry->ends_from_outside == Entry::OutsideEnd::no) continue;
+            const Event* after = m.stall.detected && after_stall(*e, table, m.stall) ? m.stall.detected
+                                                                                     : failing_before(*e, table);
+            if (!after) continue;
+            m.consequences.push_back(e);
+            m.consequence_of[e] = after;
+        }
 }
 
 std::vector<const Event*> find_fallout(const ProcessTable& table) {
@@ -228,7 +244,7 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     m.world = table.world_size();
     m.unseen = table.unseen_ranks(m.world);
     m.stall = find_stall(table);
-    m.consequences = find_consequences(table, m.stall);
+    find_consequences(table, m);
     m.fallout = find_fallout(table);
     std::set<const Event*> ignored(m.consequences.begin(), m.consequences.end());
     ignored.insert(m.fallout.begin(), m.fallout.end());

@@ -20,6 +20,7 @@
 
 #include <optional>
 #include <set>
+#include <map>
 #include <vector>
 
 #include "engine/decision.hpp"
@@ -39,6 +40,7 @@ struct JobModel {
     std::vector<int> unseen;                         // ranks of the world with no output here
     StallOnset stall;
     std::vector<const Event*> consequences;          // outside ends after the stall began (never initiators)
+    std::map<const Event*, const Event*> consequence_of;   // each consequence -> the wait or failure it came after
     // Errors a process printed after its own collective had already timed out (an OOM allocating the garbage size a
     // broken broadcast left behind): the stall's fallout on that process, never the stall's cause.
     std::vector<const Event*> fallout;

@@ -145,10 +145,12 @@ void explain_consequences(const Context& c, Diagnosis& d) {
     std::size_t shown = 0;
     for (const Event* e : c.m.consequences) {
         if (shown++ >= 2) break;
-        std::string why = c.m.stall.detected ? " after the ranks were already waiting (" + where_of(*c.m.stall.detected) + ")"
-                                             : " after the ranks had begun to wait";
-        d.reasoning.push_back(e->signature->entry->title + " (" + where_of(*e) + ") came" + why +
-                              ": it ended a job that had already stalled, so it is a consequence, not the cause.");
+        const Event* after = c.m.consequence_of.at(e);
+        const bool waited = after->shows_wait();
+        d.reasoning.push_back(e->signature->entry->title + " (" + where_of(*e) + ") came after the " +
+                              (waited ? "ranks were already waiting" : "job had already begun to fail") + " (" +
+                              where_of(*after) + "): it ended a job that had already " + (waited ? "stalled" : "failed") +
+                              ", so it is a consequence, not the cause.");
     }
 }
 

@@ -50,6 +50,7 @@ struct Event {
     std::uint32_t time_age = 0;         // lines since the line whose time this is (0 when it is the line's own)
     bool time_from_writer = false;      // carried from the same writer's own earlier line (its log record)
     bool from_launcher = false;         // a line of torchrun's summary about this worker, not the worker's own
+    bool in_summary = false;            // part of a report written after the fact (the summary): its place orders nothing
     std::uint32_t source = 0;
     std::uint64_t order = 0;            // global reading order
     RawKey key;
