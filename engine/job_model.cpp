@@ -57,8 +57,9 @@ bool after_stall(const Event& e, const ProcessTable& table, const StallOnset& st
     return false;
 }
 
-// An outside end after the job had already begun to fail: a worker's error of any kind, the agent tearing its
-// workers down, a lost peer, before it (the cancel that came hours after a node died) is the end of a failed job.
+// An outside end of the whole job after it had already begun to fail: a worker's error of any kind, a lost peer or
+// store, before it (the cancel that came hours after a node died) is the end of a failed job. Only for ends of the
+// whole job: one worker's kill is recorded after the fact, after its peers had already reacted to it.
 const Event* failing_before(const Event& e, const ProcessTable& table) {
     const Event* first = nullptr;
     for (const Process& p : table.processes())
@@ -77,7 +78,7 @@ void find_consequences(const ProcessTable& table, JobModel& m) {
         for (const Event* e : p.events) {
             if (e->role != Role::initiating || e->signature->entry->ends_from_outside == Entry::OutsideEnd::no) continue;
             const Event* after = m.stall.detected && after_stall(*e, table, m.stall) ? m.stall.detected
-                                                                                     : failing_before(*e, table);
+                                      : e->signature->entry->scope == "job" ? failing_before(*e, table) : nullptr;
             if (!after) continue;
             m.consequences.push_back(e);
             m.consequence_of[e] = after;
