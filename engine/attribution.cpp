@@ -578,6 +578,24 @@ void world_size_marker(std::string_view body, Attribution& a) {
     if (find_in(re, body, c)) fill(a.world_size, to_number<int>(view(c[1])));
 }
 
+// A torchrun command line echoed into the log (`$ torchrun --nnodes=2 --nproc_per_node=4 train.py`, a job script run
+// with `set -x`): a fixed number of nodes (1 when not given) times the workers per node is the world. An elastic
+// range (`--nnodes=1:4`) or `--nproc_per_node=gpu` states no number.
+void launch_command_marker(std::string_view body, Attribution& a) {
+    static const RE2 launcher(R"((?:^|[\s/$+])(?:torchrun|torch\.distributed\.(?:run|launch))\s)", pattern_options());
+    static const RE2 per_node(R"(--nproc[_-]per[_-]node[= ](\d+)\b)", pattern_options());
+    static const RE2 nodes(R"(--nnodes[= ](\S+))", pattern_options());
+    std::array<re2::StringPiece, 1> none;
+    std::array<re2::StringPiece, 2> n, m;
+    if (!find_in(launcher, body, none) || !find_in(per_node, body, n)) return;
+    std::optional<int> node_count = 1;
+    if (find_in(nodes, body, m)) node_count = to_number<int>(view(m[1]));   // "1:4" is no number
+    auto workers = to_number<int>(view(n[1]));
+    constexpr int kMaxWorld = 1 << 20;
+    if (!node_count || !workers || *node_count < 1 || *workers < 1 || *node_count > kMaxWorld / *workers) return;
+    fill(a.world_size, std::optional<int>(*node_count * *workers));
+}
+
 // Ray Train's worker set-up line: `Setting up process group for: env:// [rank=3, world_size=4]`.
 void ray_train_marker(std::string_view body, Attribution& a) {
     static const RE2 re(R"(\[rank=(\d+), world_size=(\d+)\])", pattern_options());
@@ -616,6 +634,7 @@ void scan_body(std::string_view body, Attribution& a) {
     if (contains(body, "[rank=")) ray_train_marker(body, a);
     if (contains(body.substr(0, 32), "[rank") || contains(body.substr(0, 24), "rank ")) level_rank_marker(body, a);
     if (contains(body, "world_size=")) world_size_marker(body, a);
+    if (contains(body, "--nproc")) launch_command_marker(body, a);
 }
 
 }  // namespace

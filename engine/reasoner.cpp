@@ -132,7 +132,8 @@ void explain_confidence(const Context& c, Diagnosis& d) {
         d.reasoning.push_back("The other ranks' errors point at it: they name it as their lost peer, or every other "
                               "rank of the world is here and waiting while it alone is not.");
     if (kinds.count(Support::outside_record))
-        d.reasoning.push_back("A record outside its own output (the kernel's or the launcher's) reports its end too.");
+        d.reasoning.push_back("Evidence outside its own output agrees: a kernel or launcher record of it, or output no other "
+                              "process claims.");
     if (c.decision.confidence == Confidence::low)
         d.reasoning.push_back("This is an inference from silence or order alone: no error of its own confirms it.");
     if (c.decision.confidence == Confidence::medium && !c.m.unseen.empty() && c.m.facts.suspects[*c.decision.lead].strategy == Strategy::initiating_event)

@@ -242,6 +242,17 @@ TEST_CASE("attribution: elastic summary lines") {
     CHECK(attribute("world_size=2 master_addr=x").world_size == 2);
 }
 
+TEST_CASE("attribution: a torchrun command line echoed into the log states the world") {
+    CHECK(attribute("$ torchrun --nproc_per_node=4 bug.py").world_size == 4);
+    CHECK(attribute("+ torchrun --standalone --nnodes=1 --nproc-per-node=3 eval.py").world_size == 3);
+    CHECK(attribute("srun python -m torch.distributed.run --nnodes 2 --nproc_per_node 8 train.py").world_size == 16);
+    // An elastic node range, `gpu`, or a flag without the launcher states no number.
+    CHECK_FALSE(attribute("torchrun --nnodes=1:4 --nproc_per_node=8 train.py").world_size);
+    CHECK_FALSE(attribute("torchrun --nproc_per_node=gpu train.py").world_size);
+    CHECK_FALSE(attribute("python train.py --nproc_per_node=4").world_size);
+    CHECK_FALSE(attribute("torchrun --nnodes=99999999999 --nproc_per_node=8 x.py").world_size);
+}
+
 TEST_CASE("attribution: a log viewer's line number is skipped, never a rank") {
     const std::string_view line = "[1803] [rank3]: foo";
     const auto a = attribute(line);
