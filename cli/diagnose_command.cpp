@@ -75,7 +75,7 @@ void save_incident(const Report& report, bool raw, HistoryView& h) {
     IncidentContext context{new_incident_name(h.fingerprint), job_identity(report, current_dir()), raw,
                             fingerprint_lines(report.diagnoses.front(), hosts)};
     const std::string text = incident_record(saved_report(report, raw, hosts), context)
-                                 .dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (auto problem = write_incident(*h.dir, context.name, text + "\n"))
         h.warnings.push_back("history: the incident was not saved: " + *problem);
     else h.saved_id = context.name.id;
@@ -93,7 +93,7 @@ HistoryView consult_history(const Report& report, const DiagnoseCliOptions& o) {
         if (o.save) h.warnings.push_back("history: not saved: neither XDG_DATA_HOME nor HOME names a directory");
         return h;
     }
-    const HistoryScan scan = scan_history(*h.dir);
+    const HistoryScan scan = scan_fingerprint(*h.dir, h.fingerprint);
     h.exists = scan.exists;
     h.warnings.insert(h.warnings.end(), scan.warnings.begin(), scan.warnings.end());
     if (scan.exists) h.seen = seen_before(*h.dir, scan, h.fingerprint, h.warnings);

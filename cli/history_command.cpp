@@ -33,7 +33,7 @@ std::optional<IncidentSummary> load_summary(const std::string& dir, const Incide
     std::string problem;
     const auto text = read_incident(dir, n, problem);
     auto summary = text ? summarise_record(*text, problem) : std::nullopt;
-    if (!summary) err << "denpex: warning: history: " << n.file_name() << ": " << problem << "\n";
+    if (!summary) err << "denpex: warning: history: " << n.path() << ": " << problem << "\n";
     return summary;
 }
 
@@ -87,7 +87,7 @@ int show(const std::string& id, bool json, const std::string& dir, std::ostream&
     const auto text = read_incident(dir, *found.front(), problem);
     const auto summary = text ? summarise_record(*text, problem) : std::nullopt;
     if (!summary) {
-        err << "denpex: history: " << found.front()->file_name() << ": " << problem << "\n";
+        err << "denpex: history: " << found.front()->path() << ": " << problem << "\n";
         return 1;
     }
     if (!json) {

@@ -73,15 +73,14 @@ std::optional<std::string> history_dir_from_env() {
     return history_dir(std::getenv("XDG_DATA_HOME"), std::getenv("HOME"));
 }
 
-std::string IncidentName::file_name() const { return time + "-" + id + "-" + fingerprint + ".json"; }
+std::string IncidentName::path() const { return fingerprint + "/" + time + "-" + id + ".json"; }
 
-std::optional<IncidentName> parse_incident_name(std::string_view f) {
-    constexpr std::size_t kLen = kTimeLen + 1 + kIdLen + 1 + kFingerprintLen + 5;
-    if (f.size() != kLen || f.substr(kLen - 5) != ".json") return std::nullopt;
-    if (f[kTimeLen] != '-' || f[kTimeLen + 1 + kIdLen] != '-') return std::nullopt;
-    IncidentName n{std::string(f.substr(0, kTimeLen)), std::string(f.substr(kTimeLen + 1, kIdLen)),
-                   std::string(f.substr(kTimeLen + 1 + kIdLen + 1, kFingerprintLen))};
-    if (!valid_time(n.time) || !all_hex(n.id) || !all_hex(n.fingerprint)) return std::nullopt;
+std::optional<IncidentName> parse_incident_name(std::string_view fp, std::string_view f) {
+    constexpr std::size_t kLen = kTimeLen + 1 + kIdLen + 5;
+    if (fp.size() != kFingerprintLen || !all_hex(fp)) return std::nullopt;
+    if (f.size() != kLen || f.substr(kLen - 5) != ".json" || f[kTimeLen] != '-') return std::nullopt;
+    IncidentName n{std::string(f.substr(0, kTimeLen)), std::string(f.substr(kTimeLen + 1, kIdLen)), std::string(fp)};
+    if (!valid_time(n.time) || !all_hex(n.id)) return std::nullopt;
     return n;
 }
 
@@ -105,6 +104,43 @@ std::string iso_time(const std::string& t) {
            ":" + t.substr(13, 2) + "Z";
 }
 
+namespace {
+
+void sort_incidents(std::vector<IncidentName>& v) {
+    std::sort(v.begin(), v.end(), [](const IncidentName& a, const IncidentName& b) {
+        return a.time != b.time ? a.time < b.time : a.id < b.id;
+    });
+}
+
+// Adds the incidents of one fingerprint directory; returns how many entries were not incidents'.
+std::size_t scan_one(const fs::path& fp_dir, HistoryScan& scan) {
+    std::error_code ec;
+    fs::directory_iterator it(fp_dir, ec), end;
+    if (ec) {
+        if (ec != std::errc::no_such_file_or_directory)
+            scan.warnings.push_back("history: cannot read " + fp_dir.string() + ": " + ec.message());
+        return 0;
+    }
+    std::size_t strays = 0;
+    const std::string fp = fp_dir.filename().string();
+    for (; it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.empty() || name.front() == '.') continue;   // temporary files of writers
+        if (auto n = parse_incident_name(fp, name)) scan.incidents.push_back(std::move(*n));
+        else ++strays;
+    }
+    if (ec) scan.warnings.push_back("history: listing " + fp_dir.string() + " stopped: " + ec.message());
+    return strays;
+}
+
+void warn_strays(std::size_t strays, const std::string& dir, HistoryScan& scan) {
+    if (strays)
+        scan.warnings.push_back("history: " + std::to_string(strays) + " entries in " + dir +
+                                " are not incidents and were ignored");
+}
+
+}  // namespace
+
 HistoryScan scan_history(const std::string& dir) {
     HistoryScan scan;
     std::error_code ec;
@@ -117,28 +153,36 @@ HistoryScan scan_history(const std::string& dir) {
     }
     std::size_t strays = 0;
     for (; it != end; it.increment(ec)) {
-        if (ec) break;
         const std::string name = it->path().filename().string();
-        if (name.empty() || name.front() == '.') continue;   // temporary files of writers
-        if (auto n = parse_incident_name(name)) scan.incidents.push_back(std::move(*n));
-        else ++strays;
+        if (name.empty() || name.front() == '.') continue;
+        const bool fp_dir = name.size() == kFingerprintLen && all_hex(name) && it->is_directory(ec);
+        strays += fp_dir ? scan_one(it->path(), scan) : 1;
     }
     if (ec) scan.warnings.push_back("history: listing " + dir + " stopped: " + ec.message());
-    if (strays)
-        scan.warnings.push_back("history: " + std::to_string(strays) + " file(s) in " + dir +
-                                " are not incidents and were ignored");
-    std::sort(scan.incidents.begin(), scan.incidents.end(), [](const IncidentName& a, const IncidentName& b) {
-        return a.time != b.time ? a.time < b.time : a.id < b.id;
-    });
+    warn_strays(strays, dir, scan);
+    sort_incidents(scan.incidents);
+    return scan;
+}
+
+HistoryScan scan_fingerprint(const std::string& dir, const std::string& fingerprint) {
+    HistoryScan scan;
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) return scan;
+    scan.exists = true;
+    if (fingerprint.size() != kFingerprintLen || !all_hex(fingerprint)) return scan;
+    warn_strays(scan_one(fs::path(dir) / fingerprint, scan), dir + "/" + fingerprint, scan);
+    sort_incidents(scan.incidents);
     return scan;
 }
 
 std::optional<std::string> write_incident(const std::string& dir, const IncidentName& name, const std::string& content) {
     std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) return "cannot create " + dir + ": " + ec.message();
+    const std::string fp_dir = dir + "/" + name.fingerprint;
+    fs::create_directories(fp_dir, ec);
+    if (ec) return "cannot create " + fp_dir + ": " + ec.message();
     ::chmod(dir.c_str(), 0700);
-    const std::string tmp = dir + "/.tmp-" + name.id + "-" + std::to_string(::getpid());
+    ::chmod(fp_dir.c_str(), 0700);
+    const std::string tmp = fp_dir + "/.tmp-" + name.id + "-" + std::to_string(::getpid());
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) return errno_text("cannot create " + tmp);
     const bool written = write_all(fd, content) && ::fsync(fd) == 0;
@@ -148,7 +192,7 @@ std::optional<std::string> write_incident(const std::string& dir, const Incident
         ::unlink(tmp.c_str());
         return write_error;
     }
-    const std::string final_path = dir + "/" + name.file_name();
+    const std::string final_path = dir + "/" + name.path();
     if (::rename(tmp.c_str(), final_path.c_str()) != 0) {
         const std::string e = errno_text("cannot rename into " + final_path);
         ::unlink(tmp.c_str());
@@ -158,7 +202,7 @@ std::optional<std::string> write_incident(const std::string& dir, const Incident
 }
 
 std::optional<std::string> read_incident(const std::string& dir, const IncidentName& name, std::string& problem) {
-    const std::string path = dir + "/" + name.file_name();
+    const std::string path = dir + "/" + name.path();
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         problem = errno_text("cannot open " + path);

@@ -17,7 +17,7 @@ SeenBefore seen_before(const std::string& dir, const HistoryScan& scan, const st
     const auto text = read_incident(dir, seen.last, problem);
     const auto summary = text ? summarise_record(*text, problem) : std::nullopt;
     if (summary) seen.last_job = summary->job;
-    else warnings.push_back("history: " + seen.last.file_name() + ": " + problem + " (its job is not shown)");
+    else warnings.push_back("history: " + seen.last.path() + ": " + problem + " (its job is not shown)");
     return seen;
 }
 

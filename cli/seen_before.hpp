@@ -1,7 +1,8 @@
 // "Seen before": how often the history holds the same failure fingerprint, and the latest such incident.
 //
-// Contract. Answered from the directory listing alone (cli/history_store.hpp names carry the fingerprint and
-// time), plus one read of the latest matching incident for its job: cheap with 10,000 incidents. A corrupt or
+// Contract. Answered from the listing of the fingerprint's own directory (cli/history_store.hpp:
+// scan_fingerprint; names carry the time), plus one read of the latest matching incident for its job: the
+// cost grows with the matches, not with the history. A corrupt or
 // unreadable latest incident still counts; its job is then unknown and a warning says why.
 #pragma once
 

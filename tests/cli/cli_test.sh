@@ -359,8 +359,8 @@ check "stderr not a terminal: no progress line" $([ ! -s "$TMP/err" ] && echo 0 
 check "no history yet: nothing said about it" $(! grep -qi "seen before" "$TMP/out" && [ ! -e "$XDG_DATA_HOME/denpex" ] && echo 0 || echo 1)
 "$DENPEX" diagnose --save "$EX" >"$TMP/out" 2>"$TMP/err"
 check "--save stores the incident (exit $?)" \
-    $(grep -q "saved as incident" "$TMP/err" && [ "$(ls "$XDG_DATA_HOME/denpex/history" | wc -l)" -eq 1 ] && echo 0 || echo 1)
-! grep -q "out of memory. Tried to allocate 3.12" "$XDG_DATA_HOME"/denpex/history/*.json
+    $(grep -q "saved as incident" "$TMP/err" && [ "$(ls "$XDG_DATA_HOME"/denpex/history/*/*.json | wc -l)" -eq 1 ] && echo 0 || echo 1)
+! grep -q "out of memory. Tried to allocate 3.12" "$XDG_DATA_HOME"/denpex/history/*/*.json
 check "a saved incident holds no raw log text" $?
 "$DENPEX" diagnose --save "$EX" >/dev/null 2>&1
 "$DENPEX" diagnose "$EX" >"$TMP/out" 2>&1
@@ -377,8 +377,8 @@ check "history show ID prints the old report" $(head -1 "$TMP/shown" | grep -q "
 "$DENPEX" history show nosuchid >/dev/null 2>&1; check "history show of an unknown id exits 1" $([ $? -eq 1 ] && echo 0 || echo 1)
 "$DENPEX" history --help | grep -q -- "show ID"; check "history --help lists its subcommands" $?
 fp=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['history']['fingerprint'])" "$TMP/out.json")
-printf '{"format": "denpex-incid' >"$XDG_DATA_HOME/denpex/history/29990101T000000Z-aaaaaaaaaaaa-$fp.json"
-printf 'garbage' >"$XDG_DATA_HOME/denpex/history/stray.json"
+printf '{"format": "denpex-incid' >"$XDG_DATA_HOME/denpex/history/$fp/29990101T000000Z-aaaaaaaaaaaa.json"
+printf 'garbage' >"$XDG_DATA_HOME/denpex/history/$fp/stray.json"
 "$DENPEX" diagnose --save "$EX" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 check "a corrupt history never breaks a diagnosis (exit $rc, warnings on stderr, still saved)" \

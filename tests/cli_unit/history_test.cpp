@@ -80,14 +80,16 @@ TEST_CASE("history: the directory follows XDG") {
 
 TEST_CASE("history: incident names round-trip and refuse anything else") {
     const IncidentName n = new_incident_name("0123456789abcdef");
-    const auto back = parse_incident_name(n.file_name());
+    const auto back = parse_incident_name(n.fingerprint, n.time + "-" + n.id + ".json");
+    CHECK(n.path() == n.fingerprint + "/" + n.time + "-" + n.id + ".json");
     REQUIRE(back);
     CHECK(back->id == n.id);
     CHECK(back->time == n.time);
     CHECK(back->fingerprint == n.fingerprint);
-    CHECK_FALSE(parse_incident_name("README"));
-    CHECK_FALSE(parse_incident_name(".tmp-" + n.file_name()));
-    CHECK_FALSE(parse_incident_name("20250102T120000Z-XYZ456789abc-0123456789abcdef.json"));
+    CHECK_FALSE(parse_incident_name(n.fingerprint, "README"));
+    CHECK_FALSE(parse_incident_name(n.fingerprint, ".tmp-" + n.time + "-" + n.id + ".json"));
+    CHECK_FALSE(parse_incident_name(n.fingerprint, "20250102T120000Z-XYZ456789abc.json"));
+    CHECK_FALSE(parse_incident_name("notes", n.time + "-" + n.id + ".json"));
     CHECK(display_time("20250102T120304Z") == "2025-01-02 12:03 UTC");
     CHECK(iso_time("20250102T120304Z") == "2025-01-02T12:03:04Z");
 }
@@ -113,6 +115,11 @@ TEST_CASE("history: save, seen before, list, show") {
     CHECK(line.find("Seen before: 3 times, last on ") == 0);
     CHECK(line.find("(logs in /work/logs), same fingerprint " + fp) != std::string::npos);
     CHECK(seen_before(dir, scan, "ffffffffffffffff", warnings).count == 0);
+    const HistoryScan one = scan_fingerprint(dir, fp);
+    CHECK(one.incidents.size() == 3);
+    CHECK(seen_before(dir, one, fp, warnings).count == 3);
+    CHECK(scan_fingerprint(dir, "ffffffffffffffff").exists);
+    CHECK(scan_fingerprint(dir, "ffffffffffffffff").incidents.empty());
 
     std::ostringstream out, err;
     CHECK(history_command({}, dir, out, err) == 0);
@@ -141,7 +148,7 @@ TEST_CASE("history: no raw log text unless asked") {
     REQUIRE(scan.incidents.size() == 2);
     std::string texts[2];
     for (int i = 0; i < 2; ++i) {
-        std::ifstream in(fs::path(dir) / scan.incidents[static_cast<std::size_t>(i)].file_name());
+        std::ifstream in(fs::path(dir) / scan.incidents[static_cast<std::size_t>(i)].path());
         std::stringstream s;
         s << in.rdbuf();
         texts[i] = s.str();
@@ -163,15 +170,17 @@ TEST_CASE("history: corrupt and stray files cost only themselves") {
     const std::string fp = failure_fingerprint(report.diagnoses.at(0), report_hosts(report));
     save(dir, report);
     // A later incident with the same fingerprint, cut short (a disk filled up), and a writer's leftover.
-    std::ofstream(fs::path(dir) / ("29990101T000000Z-aaaaaaaaaaaa-" + fp + ".json")) << "{\"format\": \"denpex-inc";
-    std::ofstream(fs::path(dir) / ".tmp-bbbbbbbbbbbb-123") << "{";
-    std::ofstream(fs::path(dir) / "notes.txt") << "mine";
+    std::ofstream(fs::path(dir) / fp / "29990101T000000Z-aaaaaaaaaaaa.json") << "{\"format\": \"denpex-inc";
+    std::ofstream(fs::path(dir) / fp / ".tmp-bbbbbbbbbbbb-123") << "{";
+    std::ofstream(fs::path(dir) / fp / "notes.txt") << "mine";
+    std::ofstream(fs::path(dir) / "README") << "mine";
     const HistoryScan scan = scan_history(dir);
     CHECK(scan.incidents.size() == 2);
     REQUIRE(scan.warnings.size() == 1);
+    CHECK(scan.warnings[0].find("2 entries") != std::string::npos);
     CHECK(scan.warnings[0].find("not incidents") != std::string::npos);
     std::vector<std::string> warnings;
-    const SeenBefore seen = seen_before(dir, scan, fp, warnings);
+    const SeenBefore seen = seen_before(dir, scan_fingerprint(dir, fp), fp, warnings);
     CHECK(seen.count == 2);
     CHECK(seen.last.id == "aaaaaaaaaaaa");
     CHECK(seen.last_job.empty());
