@@ -1,44 +1,38 @@
-// denpex command line: `diagnose` (text or --json), `kb` (browse the knowledge base).
-// Usage errors print one line to stderr and exit 2; `diagnose` exits 0 when it made a diagnosis and 1 when
-// nothing failed or nothing was found.
+// denpex command line: `diagnose` (text, --json or --sarif), `history` (incidents saved with --save), `kb`
+// (browse the knowledge base), `serve` (LSP over stdio).
+// Usage errors print one line to stderr and exit 2; `diagnose`'s exit codes are cli/exit_status.hpp's.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "cli/diagnose_command.hpp"
+#include "cli/diagnose_options.hpp"
+#include "cli/history_command.hpp"
+#include "cli/history_store.hpp"
 #include "cli/kb_command.hpp"
-#include "engine/engine.hpp"
-#include "engine/report.hpp"
+#include "cli/knowledge_loading.hpp"
 #include "server/options.hpp"
 #include "server/serve.hpp"
 
 namespace {
 
 constexpr const char* kUsage =
-    "usage: denpex diagnose [--json] [--no-mask] [--mask-hosts] [--knowledge DIR]... PATH... | -\n"
+    "usage: denpex diagnose [--json | --sarif] [--no-mask] [--mask-hosts] [--knowledge DIR]... [--color=WHEN]\n"
+    "                       [--quiet] [--save | --save-raw] PATH... | -\n"
+    "       denpex history [list] [--json] [-n N] | history show ID [--json]\n"
     "       denpex serve [--stdio] [--clientProcessId=N] [--log=LEVEL] [--knowledge DIR]...\n"
     "       denpex kb list [--json] | kb show ID | kb export DIR | kb patterns [--no-captures]\n"
-    "       denpex --version | --help\n"
+    "       denpex --version | --help | COMMAND --help\n"
     "\n"
     "diagnose  read rank/node logs (files, directories, or - for stdin) and name the failure, the rank that\n"
-    "          failed first, the collateral ranks, the fix and a command that verifies it.\n"
+    "          failed first, the collateral ranks, the fix and a command that verifies it. Exit codes:\n"
+    "          0 decided, 1 nothing found, 2 usage error, 3 undetermined.\n"
+    "history   list the incidents saved with `diagnose --save`, or print one saved report again.\n"
     "serve     speak LSP 3.17 / JSON-RPC over stdin and stdout for editors (diagnostics, hover, quick-fix).\n"
     "kb        list or show the failure entries denpex knows; `export` writes them as an offline HTML reference;\n"
     "          `patterns` prints every signature, one per line.\n";
-
-constexpr const char* kDiagnoseUsage =
-    "usage: denpex diagnose [--json] [--no-mask] [--mask-hosts] [--knowledge DIR]... PATH... | -\n"
-    "\n"
-    "Reads rank/node logs (files, directories read recursively, or - for stdin) and names the failure, the rank\n"
-    "that failed first, the collateral ranks, the fix and a command that verifies it.\n"
-    "  --json            print the JSON contract instead of the text report\n"
-    "  --knowledge DIR   add a team's knowledge entries (repeatable; a broken entry is an error)\n"
-    "  --no-mask         show the logs' raw text (secrets, tokens, e-mail addresses are masked by default)\n"
-    "  --mask-hosts      also replace host names and IP addresses by pseudonyms, for sharing outside the team\n"
-    "  -h, --help        print this help\n"
-    "Warnings (unreadable or skipped inputs) go to stderr. Exit codes: 0 a diagnosis was made, 1 nothing failed\n"
-    "or nothing was found, 2 usage error.\n";
 
 constexpr const char* kKbUsage =
     "usage: denpex kb list [--json] [--knowledge DIR]...\n"
@@ -59,62 +53,6 @@ int usage_error(const std::string& message) {
     return 2;
 }
 
-// Loads the built-in knowledge plus every --knowledge DIR; problems with a team's entries are fatal, since a
-// silently ignored entry would be a wrong diagnosis later. Entries refused as unsafe (a taken or malformed id, a
-// pattern too costly to match) are warnings: printed here with `print_warnings`, else in the report's warnings.
-bool load_knowledge(const std::vector<std::string>& dirs, denpex::KnowledgeBase& kb, bool print_warnings) {
-    std::vector<std::string> problems;
-    kb = denpex::KnowledgeBase::load_embedded(problems);
-    for (const auto& d : dirs) kb.add_directory(d, problems);
-    for (const auto& p : problems) std::cerr << "denpex: knowledge: " << p << "\n";
-    if (print_warnings)
-        for (const auto& w : kb.warnings()) std::cerr << "denpex: warning: knowledge: " << w << "\n";
-    return problems.empty();
-}
-
-int diagnose(const std::vector<std::string>& args) {
-    bool json = false;
-    denpex::MaskOptions mask;
-    std::vector<std::string> dirs, paths;
-    bool options_done = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (!options_done && a == "--") options_done = true;
-        else if (!options_done && a == "--json") json = true;
-        else if (!options_done && a == "--no-mask") mask.secrets = false;
-        else if (!options_done && a == "--mask-hosts") mask.hosts = true;
-        else if (!options_done && a == "--knowledge") {
-            if (i + 1 >= args.size()) return usage_error("--knowledge needs a directory");
-            dirs.push_back(args[++i]);
-        } else if (!options_done && a.rfind("--knowledge=", 0) == 0) dirs.push_back(a.substr(12));
-        else if (!options_done && a.size() > 1 && a[0] == '-') return usage_error("unknown option '" + a + "' for diagnose");
-        else paths.push_back(a);
-    }
-    if (paths.empty()) return usage_error("diagnose needs at least one log file, directory, or - for stdin");
-    denpex::ExpandedInputs inputs = denpex::expand_inputs(paths);
-    if (!inputs.errors.empty()) return usage_error(inputs.errors.front());
-    if (inputs.files.empty())
-        return usage_error(inputs.skipped.empty() ? "no log files found in " + paths.front()
-                                                  : "nothing to read: " + inputs.skipped.front());
-    denpex::KnowledgeBase kb;
-    if (!load_knowledge(dirs, kb, false)) return 2;
-    denpex::Engine engine(std::move(kb));
-    denpex::DiagnoseInput input;
-    input.files = inputs.files;
-    input.not_read = inputs.skipped;
-    denpex::DiagnoseOptions options;
-    options.mask = mask;
-    denpex::Report report = engine.diagnose(input, options);
-    // Evidence is cut on character boundaries, but a log line is the user's bytes: never abort on them.
-    if (json) std::cout << denpex::to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    else std::cout << denpex::to_text(report);
-    // What was not read is said on stderr, found or not: "nothing found" in inputs that were never read is no
-    // answer. (--json carries them in "warnings" too.)
-    std::cout.flush();
-    for (const auto& w : report.warnings) std::cerr << "denpex: warning: " << w << "\n";
-    return report.diagnoses.empty() ? 1 : 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,11 +70,15 @@ int main(int argc, char** argv) {
     }
     // A command's --help prints that command's own options; an unknown command is a usage error, --help or not.
     if (asks_help && cmd == "diagnose") {
-        std::cout << kDiagnoseUsage;
+        std::cout << denpex::cli::diagnose_usage();
         return 0;
     }
     if (asks_help && cmd == "serve") {
         std::cout << denpex::server::serve_usage();
+        return 0;
+    }
+    if (asks_help && cmd == "history") {
+        std::cout << denpex::cli::history_usage();
         return 0;
     }
     if (asks_help && cmd == "kb") {
@@ -145,10 +87,15 @@ int main(int argc, char** argv) {
     }
     if (cmd == "--version") {
         if (!rest.empty()) return usage_error("--version takes no arguments");
-        std::cout << "denpex 0.1.0\n";
+        std::cout << "denpex " << denpex::cli::kVersion << "\n";
         return 0;
     }
-    if (cmd == "diagnose") return diagnose(rest);
+    if (cmd == "diagnose") return denpex::cli::diagnose_command(rest);
+    if (cmd == "history") {
+        const auto dir = denpex::cli::history_dir_from_env();
+        if (!dir) return usage_error("history: neither XDG_DATA_HOME nor HOME names a directory");
+        return denpex::cli::history_command(rest, *dir, std::cout, std::cerr);
+    }
     if (cmd == "serve") return denpex::server::run_serve(rest);
     if (cmd == "kb") {
         std::vector<std::string> dirs, kb_args;
@@ -161,7 +108,7 @@ int main(int argc, char** argv) {
             }
         }
         denpex::KnowledgeBase kb;
-        if (!load_knowledge(dirs, kb, true)) return 2;
+        if (!denpex::cli::load_knowledge(dirs, kb, true, std::cerr)) return 2;
         return denpex::cli::kb_command(kb, kb_args, std::cout, std::cerr);
     }
     return usage_error("unknown command '" + cmd + "'");

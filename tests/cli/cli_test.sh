@@ -7,6 +7,9 @@ DENPEX=${1:?usage: cli_test.sh path/to/denpex source-dir}
 SRC=${2:?usage: cli_test.sh path/to/denpex source-dir}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# The local history lives here, never in the tester's home; NO_COLOR is the tester's choice, not the test's.
+export XDG_DATA_HOME="$TMP/xdg"
+unset NO_COLOR
 fails=0
 check() {   # check NAME CONDITION-EXIT-STATUS
     if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
@@ -66,7 +69,7 @@ check "a healthy log exits 1" $([ $? -eq 1 ] && echo 0 || echo 1)
 { for i in $(seq 1 400); do echo "[rank0]: step $i loss 2.0"; done; head -c 2000000 /dev/urandom; } >"$TMP/junk.log"
 "$DENPEX" diagnose "$TMP/junk.log" >/dev/null 2>&1
 rc=$?
-check "binary junk does not crash (exit $rc)" $([ $rc -le 1 ] && echo 0 || echo 1)
+check "binary junk does not crash (exit $rc)" $([ $rc -le 1 ] || [ $rc -eq 3 ] && echo 0 || echo 1)
 # A file that is binary from its first bytes (a core dump) is not read: one line says so, exit 2.
 head -c 200000 /dev/urandom >"$TMP/core.1234"
 "$DENPEX" diagnose "$TMP/core.1234" >/dev/null 2>"$TMP/err"
@@ -146,11 +149,11 @@ fi
 # --- Never crash: numbers that do not fit are no numbers (engine/bounded_number.hpp) ---------------------------
 printf 'srun: error: gpu-a18: tasks 2-99999999999: Terminated\n' | "$DENPEX" diagnose - >/dev/null 2>"$TMP/err"
 rc=$?
-check "a task range past int does not abort (exit $rc)" $([ $rc -le 1 ] && echo 0 || echo 1)
+check "a task range past int does not abort (exit $rc)" $([ $rc -le 1 ] || [ $rc -eq 3 ] && echo 0 || echo 1)
 printf '[rank99999999999]: x\nSending process 99999999999999999999 closing signal SIGTERM\n[rank1]: RuntimeError: boom\n' \
     | "$DENPEX" diagnose --json - >/dev/null 2>&1
 rc=$?
-check "ranks and pids past long do not abort (exit $rc)" $([ $rc -le 1 ] && echo 0 || echo 1)
+check "ranks and pids past long do not abort (exit $rc)" $([ $rc -le 1 ] || [ $rc -eq 3 ] && echo 0 || echo 1)
 
 # --- Never leak: secrets are masked in the text report and in --json -----------------------------------------
 cat >"$TMP/secrets.log" <<'LOG'
@@ -194,10 +197,14 @@ PY
 check "source code that raises an OOM message is not diagnosed (exit 1)" $([ $? -eq 1 ] && echo 0 || echo 1)
 printf 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n' \
     | "$DENPEX" diagnose - >/dev/null 2>&1
-check "a pasted traceback is still a job's output (exit 0)" $?
+rc=$?
+check "a pasted traceback is still a job's output (exit $rc: decided or undetermined)" \
+    $([ $rc -eq 0 ] || [ $rc -eq 3 ] && echo 0 || echo 1)
 printf '20:28:49.899 [rank4]:[E317 20:28:49.594512873 ProcessGroupNCCL.cpp:1870] [PG ID 3 PG GUID 7(TENSOR_MODEL_PARALLEL_GROUP) Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600081 milliseconds before timing out.\n' \
     | "$DENPEX" diagnose - >/dev/null 2>&1
-check "a c10 line behind a log collector's time prefix is a job's output (exit 0)" $?
+rc=$?
+check "a c10 line behind a log collector's time prefix is a job's output (exit $rc: decided or undetermined)" \
+    $([ $rc -eq 0 ] || [ $rc -eq 3 ] && echo 0 || echo 1)
 if [ -d /usr/share/doc ]; then
     timeout 300 "$DENPEX" diagnose --json /usr/share/doc >"$TMP/doc.json" 2>/dev/null
     python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['diagnoses']; sys.exit(1 if any(x['confidence'] in ('medium','high') for x in d) else 0)" "$TMP/doc.json"
@@ -235,6 +242,171 @@ if [ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null; then
     check "an unreadable file is named on stderr when nothing is found (exit $rc)" \
         $([ $rc -ne 0 ] && grep -q "node1.log" "$TMP/err" && echo 0 || echo 1)
 fi
+
+# --- Exit codes a script can branch on: 0 decided, 1 nothing found, 2 usage error, 3 undetermined -------------
+"$DENPEX" diagnose "$EX" >/dev/null 2>&1; check "exit code: decided is 0" $?
+"$DENPEX" diagnose "$EX/node0.log" >"$TMP/out" 2>/dev/null
+rc=$?
+check "exit code: the master node's log alone is undetermined, 3 (got $rc)" \
+    $([ $rc -eq 3 ] && grep -q "^INITIATING  undetermined" "$TMP/out" && echo 0 || echo 1)
+"$DENPEX" diagnose "$TMP/healthy.log" >/dev/null 2>&1
+check "exit code: nothing found is 1" $([ $? -eq 1 ] && echo 0 || echo 1)
+"$DENPEX" diagnose --json --sarif "$EX" >/dev/null 2>"$TMP/err"
+check "exit code: --json with --sarif is a usage error, 2, one line" \
+    $([ $? -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && echo 0 || echo 1)
+"$DENPEX" diagnose --help >"$TMP/out"
+check "diagnose --help documents the four exit codes" \
+    $(grep -q "0 decided" "$TMP/out" && grep -q "1 nothing failed" "$TMP/out" && grep -q "2 usage error" "$TMP/out" && grep -q "3 undetermined" "$TMP/out" && echo 0 || echo 1)
+grep -q '`3` undetermined' "$SRC/README.md"; check "the README documents exit code 3" $?
+
+# --- SARIF 2.1.0 ------------------------------------------------------------------------------------------------
+"$DENPEX" diagnose --sarif "$EX" >"$TMP/sarif.json"
+check "--sarif on the example exits 0" $?
+python3 - "$TMP/sarif.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["version"] == "2.1.0" and len(s["runs"]) == 1
+run = s["runs"][0]
+rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+assert run["tool"]["driver"]["name"] == "denpex" and run["tool"]["driver"]["version"]
+r = run["results"][0]
+assert r["ruleId"] == "watchdog-timeout-silent-oom" and rules[r["ruleIndex"]] == r["ruleId"], r["ruleId"]
+assert r["level"] in ("error", "warning", "note")
+loc = r["locations"][0]["physicalLocation"]
+assert loc["artifactLocation"]["uri"].endswith("node1.log") and loc["region"]["startLine"] >= 1, loc
+assert "out of memory" in loc["region"]["snippet"]["text"]
+rel = [l["physicalLocation"]["artifactLocation"]["uri"] for l in r["relatedLocations"]]
+assert len(rel) == 7 and all(u.endswith(".log") for u in rel), rel
+assert len(r["partialFingerprints"]["denpexFailure/v1"]) == 16
+PY
+check "--sarif: one run, rules, the initiating line as the result, 7 collateral related locations" $?
+"$DENPEX" diagnose --sarif "$EX/node0.log" >"$TMP/sarif-u.json" 2>/dev/null
+rc=$?
+python3 -c "
+import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]['results'][0]
+assert r['level']=='note' and 'Missing to decide' in r['message']['text'] and r['properties']['missing'], r" "$TMP/sarif-u.json"
+check "--sarif: an undetermined verdict is a note with the missing fact (exit $rc)" $([ $? -eq 0 ] && [ $rc -eq 3 ] && echo 0 || echo 1)
+"$DENPEX" diagnose --sarif "$TMP/secrets.log" >"$TMP/secrets.sarif" 2>&1
+leaks=0
+for secret in Hunter2Secret hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567 S3cr3tPassw0rd jane.doe@example.com ghp_0123456789abcdefghijABCDEFGHIJ012345; do
+    if grep -qF "$secret" "$TMP/secrets.sarif"; then echo "     leaked: $secret"; leaks=1; fi
+done
+check "--sarif masks every secret" $leaks
+python3 - "$TMP/secrets.sarif" "$TMP/secrets.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); j = json.load(open(sys.argv[2]))
+snippet = s["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["snippet"]["text"]
+assert snippet == j["diagnoses"][0]["initiating"]["evidence"][0]["text"], (snippet,)
+PY
+check "--sarif shows the evidence exactly as --json does (same masking)" $?
+
+# --- Terminals: colour and progress -----------------------------------------------------------------------------
+"$DENPEX" diagnose "$EX" >"$TMP/plain" 2>"$TMP/err"
+check "not a terminal: no colour on stdout, nothing but warnings on stderr" \
+    $(! grep -q $'\x1b' "$TMP/plain" && ! grep -qv "^denpex: warning: " "$TMP/err" && echo 0 || echo 1)
+"$DENPEX" diagnose --color=always "$EX" >"$TMP/colour" 2>/dev/null
+check "--color=always colours the labels even into a file" $(head -1 "$TMP/colour" | grep -q $'\x1b\\[1;31mFAILURE' && echo 0 || echo 1)
+NO_COLOR=1 "$DENPEX" diagnose --color=always "$EX" | grep -q $'\x1b'; check "--color=always outranks NO_COLOR" $?
+"$DENPEX" diagnose --color=never "$EX" | grep -q $'\x1b'; check "--color=never: no escape codes" $([ $? -ne 0 ] && echo 0 || echo 1)
+"$DENPEX" diagnose --color=sometimes "$EX" >/dev/null 2>&1; check "--color=sometimes is a usage error" $([ $? -eq 2 ] && echo 0 || echo 1)
+# On a pseudo-terminal: auto colours unless NO_COLOR; stderr carries the progress line, cleared at the end.
+python3 - "$DENPEX" "$EX" "$TMP" <<'PY'
+import os, pty, subprocess, sys, select
+denpex, ex, tmp = sys.argv[1:4]
+def on_pty(args, env, stdout_file=None):
+    master, slave = pty.openpty()
+    out = open(stdout_file, "wb") if stdout_file else slave
+    p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=out, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    data = b""
+    while True:
+        r, _, _ = select.select([master], [], [], 60)
+        if not r: break
+        try: chunk = os.read(master, 65536)
+        except OSError: break
+        if not chunk: break
+        data += chunk
+    p.wait()
+    os.close(master)
+    return p.returncode, data
+env = dict(os.environ); env.pop("NO_COLOR", None)
+rc, data = on_pty([denpex, "diagnose", ex], env)
+assert rc == 0 and b"\x1b[1;31mFAILURE" in data, ("auto colours on a terminal", rc, data[:200])
+env["NO_COLOR"] = "1"
+rc, data = on_pty([denpex, "diagnose", ex], env)
+assert rc == 0 and b"\x1b[1;31m" not in data, "NO_COLOR turns auto off"
+# A big input: the progress line is drawn on stderr (a terminal), rewritten in place, cleared at the end.
+big = os.path.join(tmp, "big.log")
+with open(big, "w") as f:
+    line = "[rank0]: step %d loss 2.0 lr 0.0001 tokens/s 123456 some padding text to make the line longer\n"
+    f.write("".join(line % i for i in range(700000)))
+    f.write("[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+rc, err = on_pty([denpex, "diagnose", big], env, os.path.join(tmp, "big.out"))
+report = open(os.path.join(tmp, "big.out"), "rb").read()
+assert rc == 0, rc
+assert b"\r" not in report and b"denpex: " not in report, "the report on stdout has no progress"
+assert b"denpex: " in err and b"/s" in err and b"ETA" in err and b"MiB / " in err, err[:300]
+assert err.endswith(b"\r\x1b[K"), ("the line is cleared at the end", err[-40:])
+rc, err = on_pty([denpex, "diagnose", "--quiet", big], env, os.path.join(tmp, "big.out"))
+assert rc == 0 and err == b"", ("--quiet draws nothing", err[:200])
+PY
+check "a terminal: auto colour, NO_COLOR, a progress line on stderr cleared at the end, none with --quiet" $?
+"$DENPEX" diagnose "$TMP/big.log" >/dev/null 2>"$TMP/err"
+check "stderr not a terminal: no progress line" $([ ! -s "$TMP/err" ] && echo 0 || echo 1)
+
+# --- Local history: --save, seen before, history list / show, corrupt files ------------------------------------
+"$DENPEX" diagnose "$EX" >"$TMP/out" 2>&1
+check "no history yet: nothing said about it" $(! grep -qi "seen before" "$TMP/out" && [ ! -e "$XDG_DATA_HOME/denpex" ] && echo 0 || echo 1)
+"$DENPEX" diagnose --save "$EX" >"$TMP/out" 2>"$TMP/err"
+check "--save stores the incident (exit $?)" \
+    $(grep -q "saved as incident" "$TMP/err" && [ "$(ls "$XDG_DATA_HOME"/denpex/history/*/*.json | wc -l)" -eq 1 ] && echo 0 || echo 1)
+! grep -q "out of memory. Tried to allocate 3.12" "$XDG_DATA_HOME"/denpex/history/*/*.json
+check "a saved incident holds no raw log text" $?
+"$DENPEX" diagnose --save "$EX" >/dev/null 2>&1
+"$DENPEX" diagnose "$EX" >"$TMP/out" 2>&1
+check "a new diagnosis says it was seen before, with the fingerprint" \
+    $(grep -q "^Seen before: 2 times, last on .* (logs in .*example-oom-watchdog), same fingerprint [0-9a-f]\{16\}" "$TMP/out" && echo 0 || echo 1)
+"$DENPEX" diagnose --json "$EX" >"$TMP/out.json"
+python3 -c "import json,sys; h=json.load(open(sys.argv[1]))['history']; assert h['seen_before']==2 and len(h['fingerprint'])==16 and h['last']['id'], h" "$TMP/out.json"
+check "--json carries the history's answer" $?
+"$DENPEX" history >"$TMP/list"
+check "history lists both incidents" $([ "$(grep -c watchdog-timeout-silent-oom "$TMP/list")" -eq 2 ] && echo 0 || echo 1)
+id=$(head -1 "$TMP/list" | cut -d' ' -f1)
+"$DENPEX" history show "$id" >"$TMP/shown"
+check "history show ID prints the old report" $(head -1 "$TMP/shown" | grep -q "^FAILURE .*watchdog-timeout-silent-oom" && echo 0 || echo 1)
+"$DENPEX" history show nosuchid >/dev/null 2>&1; check "history show of an unknown id exits 1" $([ $? -eq 1 ] && echo 0 || echo 1)
+"$DENPEX" history --help | grep -q -- "show ID"; check "history --help lists its subcommands" $?
+fp=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['history']['fingerprint'])" "$TMP/out.json")
+printf '{"format": "denpex-incid' >"$XDG_DATA_HOME/denpex/history/$fp/29990101T000000Z-aaaaaaaaaaaa.json"
+printf 'garbage' >"$XDG_DATA_HOME/denpex/history/$fp/stray.json"
+"$DENPEX" diagnose --save "$EX" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "a corrupt history never breaks a diagnosis (exit $rc, warnings on stderr, still saved)" \
+    $([ $rc -eq 0 ] && grep -q "^FAILURE" "$TMP/out" && grep -q "Seen before: 3 times" "$TMP/out" && grep -q "warning: history" "$TMP/err" && grep -q "saved as incident" "$TMP/err" && echo 0 || echo 1)
+"$DENPEX" history >"$TMP/list" 2>"$TMP/err"
+check "history lists a corrupt incident as corrupt, with a warning" \
+    $([ $? -eq 0 ] && grep -q "(corrupt)" "$TMP/list" && grep -q "warning" "$TMP/err" && echo 0 || echo 1)
+mkdir -p "$TMP/flat" && printf x >"$TMP/flat/denpex"
+XDG_DATA_HOME="$TMP/flat" "$DENPEX" diagnose --save "$EX" >"$TMP/out" 2>"$TMP/err"
+check "a history that cannot be created: a warning, the diagnosis stands (exit $?)" \
+    $(grep -q "^FAILURE" "$TMP/out" && grep -q "not saved" "$TMP/err" && echo 0 || echo 1)
+# Concurrent writers: eight diagnoses saving at once, every incident kept, each readable.
+mkdir -p "$TMP/conc"
+for i in 1 2 3 4 5 6 7 8; do XDG_DATA_HOME="$TMP/conc" "$DENPEX" diagnose --save "$EX" >/dev/null 2>&1 & done
+wait
+XDG_DATA_HOME="$TMP/conc" "$DENPEX" history --json >"$TMP/conc.json" 2>"$TMP/err"
+python3 -c "import json,sys; l=json.load(open(sys.argv[1])); assert len(l)==8 and not any(x['corrupt'] for x in l), l" "$TMP/conc.json"
+check "eight concurrent --save: eight readable incidents" $([ $? -eq 0 ] && [ ! -s "$TMP/err" ] && echo 0 || echo 1)
+
+# --- Every subcommand's --help lists its own options -------------------------------------------------------------
+"$DENPEX" serve --help >"$TMP/out"
+missing=""
+for opt in $(grep -o 'name == "--[a-zA-Z-]*"' "$SRC/server/options.cpp" | grep -o -- '--[a-zA-Z-]*' | sort -u); do
+    grep -q -- "$opt" "$TMP/out" || missing="$missing $opt"
+done
+check "serve --help lists every option serve parses${missing:+ (missing:$missing)}" $([ -z "$missing" ] && echo 0 || echo 1)
+"$DENPEX" --help >"$TMP/out"
+check "--help names every command" $(grep -q "denpex history" "$TMP/out" && grep -q "denpex serve" "$TMP/out" && grep -q "denpex kb" "$TMP/out" && echo 0 || echo 1)
 
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]
