@@ -594,6 +594,16 @@ void launch_command_marker(std::string_view body, Attribution& a) {
     constexpr int kMaxWorld = 1 << 20;
     if (!node_count || !workers || *node_count < 1 || *workers < 1 || *node_count > kMaxWorld / *workers) return;
     fill(a.world_size, std::optional<int>(*node_count * *workers));
+    fill(a.nnodes, node_count);
+}
+
+// torchrun's launch-config dump (`Starting elastic_operator with launch configs:`), one key per line:
+// `  min_nodes        : 2`.
+void node_bounds_marker(std::string_view body, Attribution& a) {
+    static const RE2 re(R"(^\s*(min|max)_nodes\s+: (\d+)\s*$)", pattern_options());
+    std::array<re2::StringPiece, 3> c;
+    if (!match_at_start(re, body, c)) return;
+    (view(c[1]) == "min" ? a.min_nodes : a.max_nodes) = to_number<int>(view(c[2]));
 }
 
 // Ray Train's worker set-up line: `Setting up process group for: env:// [rank=3, world_size=4]`.
@@ -635,6 +645,7 @@ void scan_body(std::string_view body, Attribution& a) {
     if (contains(body.substr(0, 32), "[rank") || contains(body.substr(0, 24), "rank ")) level_rank_marker(body, a);
     if (contains(body, "world_size=")) world_size_marker(body, a);
     if (contains(body, "--nproc")) launch_command_marker(body, a);
+    if (contains(body.substr(0, 24), "_nodes ")) node_bounds_marker(body, a);
 }
 
 }  // namespace

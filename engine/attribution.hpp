@@ -70,6 +70,9 @@ struct Attribution {
     std::optional<int> srun_task;    // srun --label task index
     std::optional<int> cuda_dev;     // NCCL [dev]
     std::optional<int> world_size;   // nranks from NCCL Init COMPLETE, "with 4 nodes", world_size=
+    // Nodes the launch fixes: a torchrun command's --nnodes N (1 when absent), or one bound of the agent's config
+    // dump (`min_nodes : 2`, `max_nodes : 2`; the Timeline pairs them).
+    std::optional<int> nnodes, min_nodes, max_nodes;
     std::optional<long> pid;
     std::optional<std::string> host;
     std::optional<std::string> bus_id;   // NCCL busId, lower-case hex without leading zeros

@@ -219,6 +219,9 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         if (!srun.host.empty()) g.hosts.insert(srun.host);
         if (a.rank) t_.ranks_named.insert(*a.rank);
         if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
+        if (a.nnodes) t_.nodes_stated = std::max(t_.nodes_stated.value_or(0), *a.nnodes);
+        if (a.min_nodes) t_.min_nodes = std::max(t_.min_nodes.value_or(0), *a.min_nodes);
+        if (a.max_nodes) t_.max_nodes = std::max(t_.max_nodes.value_or(0), *a.max_nodes);
         // A rank read on a line of a local rank's own file (attempt_0/1/stdout.log) maps that local rank too.
         if (a.rank && key.local_rank) g.note_local_rank(*key.local_rank, *a.rank);
         if (a.host && a.pid) {

@@ -97,6 +97,25 @@ std::vector<const Event*> find_fallout(const ProcessTable& table) {
     return out;
 }
 
+// The c10d rendezvous store is served by the agent whose own address is the endpoint; the others connect to it.
+// Every node the launch fixes (--nnodes, min = max nodes) present, none with a worker, each agent unable to reach
+// the store: no node served it. With a node's log missing, that node may be the one that failed to serve it.
+std::vector<const Event*> find_store_served_by_none(const ProcessTable& table, const Timeline& t) {
+    const auto nodes = t.nodes_expected();
+    if (!nodes || *nodes < 2) return {};
+    std::map<std::pair<std::uint32_t, std::string>, const Event*> per_node;
+    for (const Process& p : table.processes()) {
+        if (p.rank || p.local_rank) return {};   // workers ran
+        for (const Event* e : p.events)
+            if (e->signature->mark == Mark::no_store)
+                per_node.try_emplace({e->key.group, e->host.value_or("")}, e);
+    }
+    if (static_cast<int>(per_node.size()) < *nodes) return {};
+    std::vector<const Event*> out;
+    for (const auto& [node, e] : per_node) out.push_back(e);
+    return out;
+}
+
 const Event* first_not_in(const std::vector<const Event*>& events, const std::set<const Event*>& ignored) {
     for (const Event* e : events)
         if (!ignored.count(e)) return e;
@@ -262,6 +281,8 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     for (const Process& p : table.processes())
         for (const Event* e : p.events)
             if (e->role != Role::context) m.facts.any_failure = true;
+    m.store_served_by_none = find_store_served_by_none(table, t);
+    m.facts.no_node_served_store = !m.store_served_by_none.empty();
 
     m.init = initiating_event_strategy(table, ignored);
     std::vector<Candidate>& cs = m.candidates;

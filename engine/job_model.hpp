@@ -50,6 +50,9 @@ struct JobModel {
     // Processes that reached program exit with no error of their own before it, when every error in the job came
     // after the first of them: the job finished its work and then hung or failed in teardown.
     std::vector<const Event*> finished;
+    // One agent's failure to reach the rendezvous store per node, when every node the launch fixes is here and none
+    // started a worker: no node served the store, a misconfiguration of the whole job (an endpoint no node has).
+    std::vector<const Event*> store_served_by_none;
     InitiatingResult init;                           // the initiating strategy's view, consequences left out
     const Event* adopted = nullptr;                  // an unranked error the agent's first exit explains
     std::vector<Candidate> candidates;               // parallel to facts.suspects

@@ -297,7 +297,8 @@ bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool b
                     {"failure-start", Mark::failure_start},     {"survived-report", Mark::survived_report},
                     {"names-next-report", Mark::names_next_report}, {"benign-line", Mark::benign_line},
                     {"handled-record", Mark::handled_record},   {"chain-link", Mark::chain_link},
-                    {"ends-attempt", Mark::ends_attempt},       {"reached-exit", Mark::reached_exit}};
+                    {"ends-attempt", Mark::ends_attempt},       {"reached-exit", Mark::reached_exit},
+                    {"no-store", Mark::no_store}};
                 std::string known;
                 for (const auto& [name, mark] : kMarks) {
                     if (m->is_string() && m->get<std::string>() == name) sig.mark = mark;

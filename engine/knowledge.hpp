@@ -73,6 +73,8 @@ enum class Mark {
     // "reached-exit": the line says its process got to program exit (ProcessGroupNCCL's warning that the group was
     // not destroyed before exit): with no error of its own before it, the process finished its work.
     reached_exit,
+    // "no-store": the launcher's agent could not reach the rendezvous store, so its node never started workers.
+    no_store,
 };
 
 struct Signature {

@@ -263,6 +263,24 @@ void explain_after_finish(const Context& c, Diagnosis& d) {
                           "initiated.");
 }
 
+// Every node's agent failed to reach the rendezvous store and none started a worker: the job's launch, not a rank.
+void explain_store_served_by_none(const Context& c, Diagnosis& d) {
+    d.rank_not_applicable = true;
+    d.confidence = std::string(to_string(c.decision.confidence));
+    const auto& fails = c.m.store_served_by_none;
+    d.failure = fails.front()->signature->entry;
+    std::string where;
+    for (const Event* e : fails) {
+        add_evidence(d, e->evidence);
+        where += (where.empty() ? "" : ", ") + where_of(*e);
+    }
+    d.reasoning.push_back("All " + std::to_string(fails.size()) + " nodes the launch fixes are here, none started a "
+                          "worker, and every node's agent failed to reach the rendezvous store (" + where + "). The "
+                          "store is served by the agent whose own address is the endpoint, so none of them served "
+                          "it: the endpoint is no node's address, or no node can reach it. One misconfiguration of "
+                          "the whole launch, not a rank's failure.");
+}
+
 // "ranks 0-3", "rank 2 and 3 other processes" (workers known only by pid), or "4 processes".
 std::string processes_phrase(const std::vector<int>& ranks, std::size_t processes) {
     if (ranks.empty()) return std::to_string(processes) + " processes";
@@ -273,6 +291,7 @@ std::string processes_phrase(const std::vector<int>& ranks, std::size_t processe
 }
 
 void explain_systemic(const Context& c, Diagnosis& d) {
+    if (c.m.init.systemic.empty() && !c.m.store_served_by_none.empty()) return explain_store_served_by_none(c, d);
     if (c.m.init.systemic.empty() && !c.m.finished.empty()) return explain_after_finish(c, d);
     const auto& systemic = c.m.init.systemic;
     d.rank_not_applicable = true;

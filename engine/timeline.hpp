@@ -130,6 +130,13 @@ struct Timeline {
     std::set<int> ranks_named;                        // every global rank any line names
     JobTopology topology;                             // hosts the launchers name
     std::optional<int> world_size;
+    // The number of nodes the launch fixes, when a line states it (--nnodes N, or min_nodes = max_nodes = N).
+    std::optional<int> nodes_stated, min_nodes, max_nodes;
+    std::optional<int> nodes_expected() const {
+        if (nodes_stated) return nodes_stated;
+        if (min_nodes && max_nodes && *min_nodes == *max_nodes) return min_nodes;
+        return std::nullopt;
+    }
     VersionRange torch;                               // what the message formats imply
     bool torch_known = false;
     std::set<Version> torch_stated;                   // versions lines state outright (collect_env, pip)
