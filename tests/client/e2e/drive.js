@@ -293,7 +293,7 @@ async function until(label, fn, timeoutMs = 30000, everyMs = 250) {
       const t = await crashToast.first().innerText();
       return /signal SIGKILL/.test(t) && t;
     }, 10000);
-    check(true, `the notification names how the server ended: ${JSON.stringify(crashText.split('\n')[0])}`);
+    check(true, `the notification names how the server ended: ${JSON.stringify(crashText.split('\n').find((l) => /stopped unexpectedly/.test(l)))}`);
     await page.locator('.part.statusbar .codicon-error').first().waitFor({ timeout: 10000 });
     // Not a wait for a state but the window in which a second notification (a stream of errors) would show up.
     await sleep(3000);
