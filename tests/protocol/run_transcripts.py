@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Transcript tests for `denpex serve`: client messages in, expected server messages out, against the real binary.
 
-usage: run_transcripts.py --denpex PATH [--only SUBSTRING] [-v] FILE_OR_DIR...
+usage: run_transcripts.py --denpex PATH [--only SUBSTRING] [--timeout-scale N] [-v] FILE_OR_DIR...
 
 The server command is `<denpex> serve`. Each case runs in a fresh process.
 
@@ -442,6 +442,8 @@ def main():
     ap.add_argument("--denpex")
     ap.add_argument("--only", default="")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--timeout-scale", type=float, default=1.0,
+                    help="multiply every wait (a sanitized or debug build is several times slower)")
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
     cmd = server_command(a.denpex)
@@ -466,6 +468,7 @@ def main():
             if a.only and a.only not in label:
                 continue
             total += 1
+            case["timeout"] *= a.timeout_scale
             t0 = time.time()
             err = run_case(case, cmd, a.verbose)
             if err:

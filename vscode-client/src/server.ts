@@ -1,5 +1,6 @@
 // Starts, stops and restarts `denpex serve` through vscode-languageclient, and reports its state. A crash is
-// reported once, with a Restart action; the client library's own error popups go to the output channel only.
+// reported once, with a Restart action and how the server ended (it waits for the exit status, which can arrive
+// after the transport's close); the client library's own error popups go to the output channel only.
 import * as cp from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -7,6 +8,7 @@ import * as vscode from 'vscode';
 import {
   CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, RevealOutputChannelOn, ServerOptions, State,
 } from 'vscode-languageclient/node';
+import { ChildExitWatch } from './childExit';
 import { ResolvedServer, resolveServer, ServerSettings } from './serverConfig';
 import { ServerState } from './serverState';
 
@@ -49,10 +51,14 @@ export function readSettings(): ServerSettings {
   };
 }
 
+type Spawned = { child: cp.ChildProcess; exit: ChildExitWatch };
+
+/** How long a crash report waits for the exit status after the server's output closed. */
+const EXIT_STATUS_WAIT_MS = 10000;
+
 export class ServerManager implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private process: cp.ChildProcess | undefined;
-  private lastExit: string | undefined;
   private stopping = false;
   private crashReported = false;
   private missingReported = '';
@@ -125,20 +131,18 @@ export class ServerManager implements vscode.Disposable {
     this.missingReported = '';
     this.output.info(`starting ${resolved.command} ${resolved.args.join(' ')}`);
 
+    let spawned: Spawned | undefined; // this client's server process, watched from its spawn
     const serverOptions: ServerOptions = async () => {
       const child = cp.spawn(resolved.command, resolved.args, {
         cwd: vscode.workspace.workspaceFolders?.[0]?.uri.scheme === 'file' ? vscode.workspace.workspaceFolders[0].uri.fsPath : undefined,
         stdio: 'pipe',
       });
       this.process = child;
-      this.lastExit = undefined;
-      child.on('error', (e) => {
-        this.lastExit = e.message;
-        this.output.error(`denpex serve: ${e.message}`);
-      });
-      child.on('exit', (code, signal) => {
-        this.lastExit = signal ? `signal ${signal}` : `exit code ${code}`;
-        this.output.info(`denpex serve exited (${this.lastExit})`);
+      const exit = new ChildExitWatch(child);
+      spawned = { child, exit };
+      child.on('error', (e) => this.output.error(`denpex serve: ${e.message}`));
+      child.on('exit', () => {
+        this.output.info(`denpex serve exited (${exit.ended})`);
         if (this.process === child) this.process = undefined;
       });
       return child;
@@ -152,7 +156,7 @@ export class ServerManager implements vscode.Disposable {
       errorHandler: {
         error: () => ({ action: ErrorAction.Continue, handled: true }),
         closed: () => {
-          if (!this.stopping) setTimeout(() => this.reportCrash(), 50); // let the exit status arrive first
+          if (!this.stopping) void this.reportCrashOnceEnded(client, spawned);
           return { action: CloseAction.DoNotRestart, handled: true };
         },
       },
@@ -180,17 +184,32 @@ export class ServerManager implements vscode.Disposable {
     } catch (e) {
       if (this.client === client && !this.stopping) {
         this.output.error(`could not start the server: ${e instanceof Error ? e.message : String(e)}`);
-        this.reportCrash();
+        await this.reportCrashOnceEnded(client, spawned);
       }
     }
   }
 
-  private reportCrash(): void {
+  /**
+   * Reports the crash of `client`'s server once its process has ended, naming how: the transport's close comes
+   * first and the exit status (with the signal) in an event of its own, later on a loaded machine. A server that
+   * closed its output but still runs after EXIT_STATUS_WAIT_MS is stopped and reported as such.
+   */
+  private async reportCrashOnceEnded(client: LanguageClient, spawned: Spawned | undefined): Promise<void> {
+    let how = spawned ? await spawned.exit.wait(EXIT_STATUS_WAIT_MS) : undefined;
+    if (spawned && how === undefined) {
+      how = 'closed its connection without exiting';
+      spawned.child.kill();
+    }
+    if (this.client !== client || this.stopping) return; // stopped or restarted meanwhile
+    this.reportCrash(how);
+  }
+
+  private reportCrash(how: string | undefined): void {
     if (this.stopping) return;
-    this.setState({ kind: 'crashed', detail: this.lastExit });
+    this.setState({ kind: 'crashed', detail: how });
     if (this.crashReported) return;
     this.crashReported = true;
-    const detail = this.lastExit ? ` (${this.lastExit})` : '';
+    const detail = how ? ` (${how})` : '';
     void vscode.window.showErrorMessage(
       `denpex: the server stopped unexpectedly${detail}. Log diagnostics, hovers and Diagnose need it.`,
       'Restart', 'Show Output').then((pick) => {
