@@ -161,8 +161,9 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         const SrunSubject srun = read_topology_line(body, t_.topology);
         const auto stated = stated_torch_version(body);
         if (stated) t_.torch_stated.insert(*stated);
-        if (stated || el.kind != ElasticLine::Kind::none || !srun.host.empty() || job_output_line(a, text, body))
-            ++t_.job_output_lines[source];
+        const bool job_shaped =
+            stated || el.kind != ElasticLine::Kind::none || !srun.host.empty() || job_output_line(a, text, body);
+        if (job_shaped) ++t_.job_output_lines[source];
         const bool in_summary = elastic.current_rank() || elastic.current_local_rank();
         if (in_summary) {
             // Inside a summary record the record's worker is the subject, whatever the line itself says.
@@ -218,6 +219,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         if (a.host) g.hosts.insert(*a.host);
         if (!srun.host.empty()) g.hosts.insert(srun.host);
         if (a.rank) t_.ranks_named.insert(*a.rank);
+        if (a.rank && a.pid && !in_summary) g.note_pid_rank(*a.pid, *a.rank);
         if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
         if (a.nnodes) t_.nodes_stated = std::max(t_.nodes_stated.value_or(0), *a.nnodes);
         if (a.min_nodes) t_.min_nodes = std::max(t_.min_nodes.value_or(0), *a.min_nodes);
@@ -257,6 +259,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
 
         ProcessSummary& ps = t_.raw_processes[key];
         ++ps.lines;
+        if (job_shaped) ++ps.job_lines;
         if (in_summary || el.kind != ElasticLine::Kind::none) ++ps.launcher_lines;
         else {
             if (ps.last_line.file != name) ps.last_line.file = name;

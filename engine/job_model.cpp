@@ -85,13 +85,21 @@ void find_consequences(const ProcessTable& table, JobModel& m) {
         }
 }
 
+// Another writer's record of a process's end (a runtime's "worker died, Worker PID: P", the kernel's kill of pid P)
+// tells of something after everything the process wrote itself, wherever the file places it (relayed output lags).
+bool record_by_another(const Event& e, const Process& p) {
+    if (!p.rank && !p.local_rank && !p.pid) return false;   // an anonymous stream: its lines are its own
+    return !e.key.rank && !e.key.local_rank && (!e.key.pid || !p.pid || *e.key.pid != *p.pid);
+}
+
 std::vector<const Event*> find_fallout(const ProcessTable& table) {
     std::vector<const Event*> out;
     for (const Process& p : table.processes())
         for (const Event* e : p.events) {
             if (e->role != Role::initiating) continue;
-            const bool waited_before = std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(),
-                                                   [&](const Event* w) { return w->shows_wait() && before(*w, *e).value_or(false); });
+            const bool waited_before = std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(), [&](const Event* w) {
+                return w->shows_wait() && (record_by_another(*e, p) || before(*w, *e).value_or(false));
+            });
             if (waited_before) out.push_back(e);
         }
     return out;
@@ -192,14 +200,34 @@ bool recorded_outside(const Process& p, const std::set<const Event*>& ignored) {
 // What a silent rank's silence is worth. Silence counts as evidence only where its stream is shown to be here and
 // to cover the failure: its lines share a stream with the others' errors. A record that it was still running while
 // the others waited (the agent's SIGTERM at teardown, output nobody else claims) is evidence of its own.
-std::set<Support> silence_support(const Candidate& c, const ProcessTable& table) {
+// Output no rank claims that goes on after the others began to wait (a progress bar still moving in the same file,
+// a line dated later): some worker was alive and not waiting then.
+bool unclaimed_output_after(const ProcessTable& table, const StallOnset& stall) {
+    if (!stall.detected) return false;
+    const Event& w = *stall.detected;
+    for (const Process& p : table.processes()) {
+        if (p.rank || p.local_rank || p.own_lines <= p.events.size()) continue;
+        const Evidence& last = p.summary.last_line;
+        const bool later_in_file = last.file == w.evidence.file && last.line > w.evidence.line;
+        const bool dated_later = p.summary.last_time && w.time && w.time->has_date && p.summary.last_time->has_date &&
+                                 p.summary.last_time->seconds > w.time->seconds;
+        if (later_in_file || dated_later) return true;
+    }
+    return false;
+}
+
+std::set<Support> silence_support(const Candidate& c, const ProcessTable& table, const StallOnset& stall) {
     std::set<Support> out;
     const Process* p = c.process;
     const bool shares_stream = p && std::any_of(table.processes().begin(), table.processes().end(), [&](const Process& q) {
         return &q != p && q.rank && q.group == p->group && !q.direct_collateral.empty();
     });
     out.insert(shares_stream ? Support::present_silent : Support::silence);
-    if (p ? p->sigterm_by_agent : table.has_unclaimed_worker_output()) out.insert(Support::outside_record);
+    // The agent's SIGTERM to it at teardown is a record that it was still running; so is output nobody claims that
+    // goes on after the others began to wait. Output nobody claims from before (prose pasted above an excerpt) may be
+    // anyone's: an inference, no corroboration.
+    if (p ? p->sigterm_by_agent : table.has_unclaimed_sigterm_pid() || unclaimed_output_after(table, stall))
+        out.insert(Support::outside_record);
     return out;
 }
 
@@ -243,7 +271,7 @@ Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable&
             if (recorded_outside(p, ignored)) s.support.insert(Support::outside_record);
             break;
         }
-        case Strategy::silent_rank: s.support = silence_support(c, table); break;
+        case Strategy::silent_rank: s.support = silence_support(c, table, stall); break;
         case Strategy::sequence_lag: s.support.insert(Support::sequence_lag); break;
         case Strategy::desync_report: s.support.insert(Support::desync_report); break;
         case Strategy::mismatch_minority: s.support = {Support::own_error, Support::peers_point_at}; break;

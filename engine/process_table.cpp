@@ -122,6 +122,7 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         p.summary.lines += ps.lines;
         p.summary.launcher_lines += ps.launcher_lines;
         p.own_lines += ps.lines - ps.launcher_lines;
+        p.job_lines += ps.job_lines;
         if (ps.lines > ps.launcher_lines &&
             (p.summary.last_line.text.empty() || ps.last_line.line > p.summary.last_line.line ||
              ps.last_line.file != p.summary.last_line.file))
@@ -273,8 +274,11 @@ std::optional<int> ProcessTable::rank_of_named_process(const Event& e) const {
     if (auto it = e.captures.find("rank"); it != e.captures.end())
         if (auto r = to_number<int>(it->second)) return r;
     if (auto it = e.captures.find("pid"); it != e.captures.end()) {
-        if (auto pid = to_number<long>(it->second))
+        if (auto pid = to_number<long>(it->second)) {
             if (auto r = pid_rank_.find(*pid); r != pid_rank_.end()) return r->second;
+            if (auto s = stated_pid_rank_.find({e.key.group, *pid}); s != stated_pid_rank_.end() && s->second)
+                return s->second;
+        }
     }
     // srun's line about task N, when every srun task holds one worker: task N is rank N (SLURM_PROCID).
     if (auto it = e.captures.find("task"); it != e.captures.end())
@@ -362,6 +366,13 @@ void ProcessTable::infer_mappings() {
         auto [it, fresh] = stated_pid_rank_.try_emplace({e.key.group, *pid}, *rank);
         if (!fresh && it->second != rank) it->second.reset();
     }
+    // A writer known by pid (Ray's `(pid=21508)`) whose own lines name a rank (`[Rank 2] Watchdog caught ...`) is
+    // that rank in all its lines.
+    for (std::uint32_t g = 0; g < t_.groups.size(); ++g)
+        for (const auto& [pid, rank] : t_.groups[g].pid_rank) {
+            auto [it, fresh] = stated_pid_rank_.try_emplace({g, pid}, rank);
+            if (!fresh && it->second != rank) it->second.reset();
+        }
 }
 
 // The one host a group's lines run on, when the group is one node's output: a torchrun agent's stream (local
@@ -530,9 +541,17 @@ bool ProcessTable::has_shared_stream() const {
     return std::any_of(ranks.begin(), ranks.end(), [](const auto& kv) { return kv.second.size() >= 2; });
 }
 
+bool ProcessTable::has_unclaimed_sigterm_pid() const {
+    for (std::size_t g = 0; g < t_.groups.size(); ++g)
+        for (long pid : t_.groups[g].sigterm_pids)
+            if (!pid_rank_.count(pid) && !pid_to_local_[g].count(pid)) return true;
+    return false;
+}
+
 bool ProcessTable::has_unclaimed_worker_output() const {
     for (const Process& p : processes_)
-        if (!p.rank && !p.local_rank && p.own_lines > p.events.size()) return true;   // lines besides its errors
+        // Job output besides its errors; prose pasted around an excerpt ("copied only this part") is nobody's.
+        if (!p.rank && !p.local_rank && p.job_lines > p.events.size()) return true;
     for (std::size_t g = 0; g < t_.groups.size(); ++g)
         for (long pid : t_.groups[g].sigterm_pids)
             if (!pid_rank_.count(pid) && !pid_to_local_[g].count(pid)) return true;

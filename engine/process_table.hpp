@@ -35,6 +35,7 @@ struct Process {
     std::string group_name;
     ProcessSummary summary;
     std::uint64_t own_lines = 0;                    // lines the worker wrote itself
+    std::uint64_t job_lines = 0;                    // of all its lines, those shaped like job output (not prose)
     std::vector<const Event*> events;               // reading order
     std::vector<const Event*> specific_initiating;  // initiating, not a fallback signature
     std::vector<const Event*> generic_initiating;   // fallback initiating (uncaught exception), when not
@@ -70,6 +71,9 @@ public:
     std::vector<int> seen_ranks() const;
     // Whether some output belongs to no known rank: unprefixed worker lines, or a SIGTERM'd pid no rank owns.
     bool has_unclaimed_worker_output() const;
+    // Of those, the agent's SIGTERM at teardown to a pid no line ties to a worker: a record that one more worker
+    // was still running then.
+    bool has_unclaimed_sigterm_pid() const;
     // Whether some input interleaves several ranks (a node's or a job's console), rather than one file per rank.
     bool has_shared_stream() const;
     // Whether srun started the workers itself (one worker per task): then torchrun did not.

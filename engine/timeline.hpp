@@ -98,6 +98,13 @@ struct Group {
         if (!fresh && it->second != rank) several_agents = true;
     }
     std::map<long, int> pid_to_local;   // from the agent's "failed ... local_rank: L (pid: P)"
+    // pid -> rank from a worker's own lines that carry both (Ray's `(pid=P)` prefix and `[Rank R]` in the message,
+    // a glog header's pid under `[rankR]:`); a pid seen with two ranks maps to none.
+    std::map<long, std::optional<int>> pid_rank;
+    void note_pid_rank(long pid, int rank) {
+        auto [it, fresh] = pid_rank.try_emplace(pid, rank);
+        if (!fresh && it->second != rank) it->second.reset();
+    }
     std::map<int, std::pair<std::string, long>> local_host_pid;   // local rank -> (host, pid) seen in its own file
     std::set<long> sigterm_pids;        // "Sending process P closing signal SIGTERM"
     std::optional<int> srun_task;       // the group is one srun --label task's output
@@ -108,6 +115,7 @@ struct Group {
 struct ProcessSummary {
     std::uint64_t lines = 0;
     std::uint64_t launcher_lines = 0;   // lines torchrun wrote about this worker (summary records)
+    std::uint64_t job_lines = 0;        // lines shaped like a running job's output (not prose pasted around it)
     Evidence last_line;
     std::optional<Timestamp> last_time;
     std::optional<std::string> host;
