@@ -413,6 +413,17 @@ std::size_t time_prefix(std::string_view rest, Attribution& a, Walk& walk) {
     return length;
 }
 
+// A log collector's bare clock in front of the line (`20:18:17.476 `, `ts '%H:%M:%.S'`): no date, and the worker's
+// own header after it usually has a better time, so it is passed over without setting one. Millis are required:
+// `12:30: ` alone could be anything.
+std::size_t clock_prefix(std::string_view rest, Attribution&, Walk& walk) {
+    static const RE2 re(R"(\d\d:\d\d:\d\d[.,]\d{3,9} )", pattern_options());
+    if (walk.inside || !starts_with_alnum(rest)) return 0;
+    std::array<re2::StringPiece, 1> c;
+    if (!match_at_start(re, rest, c)) return 0;
+    return c[0].size();
+}
+
 // srun --label: `3: ` (right-aligned, so ` 3: ` when there are ten tasks or more). A task index, not a rank:
 // with torchrun under srun one task is a whole node.
 std::size_t srun_label(std::string_view rest, Attribution& a, Walk& walk) {
@@ -484,9 +495,9 @@ std::size_t pdsh_host(std::string_view rest, Attribution& a, Walk& walk) {
 
 // The fixed order. More specific forms come first where two could match the same text: `[rankN]:` before
 // the role prefix, DeepSpeed's full header before a bare bracketed date, NCCL's `host:pid:tid` before pdsh.
-constexpr std::array<Parser, 15> kParsers = {&line_number,    &mpirun_tag, &torch_rank,  &tee_role,
+constexpr std::array<Parser, 16> kParsers = {&line_number,    &mpirun_tag, &torch_rank,  &tee_role,
                                              &bare_index_tag, &glog_bracketed, &glog_bare, &nccl_header,
-                                             &ray_worker,     &deepspeed,  &time_prefix, &ompi_host_pid,
+                                             &ray_worker,     &deepspeed,  &time_prefix, &clock_prefix, &ompi_host_pid,
                                              &syslog_header,  &srun_label, &pdsh_host};
 
 // ---- in-body markers ----------------------------------------------------------------------------------------

@@ -12,8 +12,12 @@ bool comparable(const Event& a, const Event& b) {
     // dmesg -H deltas count from the previous kernel message, not from any fixed point.
     if (a.time->relative || b.time->relative) return false;
     if (a.time->uptime || b.time->uptime) return a.source == b.source && a.time->uptime == b.time->uptime;
-    if (a.source == b.source) return a.time->has_date == b.time->has_date;
-    return a.time->has_date && b.time->has_date;
+    if (a.time->has_date != b.time->has_date) return false;
+    if (a.source == b.source || a.time->has_date) return true;
+    // Two files' year-less stamps (glog's `MMDD hh:mm:ss`): one job's nodes share the calendar, so they compare
+    // unless they are so far apart that a New Year may lie between them.
+    constexpr double kHalfYear = 182.0 * 86400.0;
+    return std::abs(a.time->seconds - b.time->seconds) < kHalfYear;
 }
 
 // A whole-second stamp (dmesg -T, torchrun's summary) against a time within that second orders nothing.

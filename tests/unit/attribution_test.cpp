@@ -242,6 +242,15 @@ TEST_CASE("attribution: elastic summary lines") {
     CHECK(attribute("world_size=2 master_addr=x").world_size == 2);
 }
 
+TEST_CASE("attribution: a log collector's bare clock in front of the line is passed over") {
+    const auto a = attribute("20:18:17.476 [rank0]:[W317 20:18:18.172384015 ProcessGroupNCCL.cpp:1538] Warning: x");
+    CHECK(a.rank == 0);
+    REQUIRE(a.time);   // the worker's own glog time, year-less
+    CHECK_FALSE(a.time->has_date);
+    // Without millis a clock is too ambiguous to skip.
+    CHECK_FALSE(attribute("12:30:00 [rank3]: foo").rank);
+}
+
 TEST_CASE("attribution: a torchrun command line echoed into the log states the world") {
     CHECK(attribute("$ torchrun --nproc_per_node=4 bug.py").world_size == 4);
     CHECK(attribute("+ torchrun --standalone --nnodes=1 --nproc-per-node=3 eval.py").world_size == 3);

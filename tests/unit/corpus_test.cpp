@@ -149,10 +149,6 @@ TEST_CASE("corpus: shared modelled cases") {
         // The decisive lines (the CUDA error and "Process 1 terminated") are outside this excerpt; only the
         // issue's title names them, so no log reader can reach the labelled answer.
         "025-nvrx-elastic-glog-prefixed-device-busy",
-        // A run that finished, then hung in process-group teardown. The clean exits and the heartbeat monitor's abort
-        // are in two excerpts whose times are year-less, which are not compared across files: that the exits came
-        // first is not shown, so the teardown verdict (engine/job_model's `finished`) is not reached.
-        "012-msswift-megatron-moe-exit-hang-heartbeat",
         // Several processes' tracebacks shredded into one unprefixed stream: telling one writer from several by
         // the interleaving itself is not built, so the one OOM line reads as one unranked process's.
         "026-qwen72b-qlora-v100-interleaved-oom-py311-carets"};

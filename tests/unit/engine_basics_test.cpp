@@ -304,8 +304,11 @@ TEST_CASE("time order: own times within a file, New Year in glog times, carried 
     CHECK(precedes(dated_by_writer, ev(1, 1, 104.0, true, true)) == std::optional<bool>(true));
     // A file that ends in the traceback: a stamp a few lines above still stands for it.
     CHECK(precedes(ev(0, 1, 100.0, true, false, std::nullopt, 20), ev(1, 1, 104.0, true, true)) == std::optional<bool>(true));
-    // Year-less times of different files are never compared.
-    CHECK_FALSE(precedes(ev(0, 1, 100.0, false, true), ev(1, 1, 104.0, false, true)));
+    // Year-less times of different files compare (one job's nodes share the calendar), unless half a year apart;
+    // a year-less time never compares with a dated one.
+    CHECK(precedes(ev(0, 1, 100.0, false, true), ev(1, 1, 104.0, false, true)) == std::optional<bool>(true));
+    CHECK_FALSE(precedes(ev(0, 1, jan1, false, true), ev(1, 1, dec31, false, true)));
+    CHECK_FALSE(precedes(ev(0, 1, 100.0, false, true), ev(1, 1, 104.0, true, true)));
     // A whole-second stamp (dmesg -T) orders nothing within its second, and does beyond it.
     Event whole = ev(0, 1, 100.0, true, true);
     whole.time->whole_seconds = true;
