@@ -69,7 +69,7 @@ Decision decide(const JobFacts& f) {
 
     const std::optional<std::size_t> lead = pick_lead(f);
     if (!lead) {
-        if (f.systemic || f.after_finish || f.no_node_served_store) {
+        if (f.systemic || f.after_finish || f.no_node_served_store || f.timeout_too_short) {
             d.outcome = Outcome::systemic;
             d.confidence = Confidence::medium;
             return d;

@@ -81,6 +81,7 @@ struct JobFacts {
     bool unordered_failures = false; // several processes failed on their own, in an order the logs do not give
     bool after_finish = false;       // the only errors came after processes had finished their work (teardown)
     bool no_node_served_store = false;   // every node is here, no worker started, no agent reached the store
+    bool timeout_too_short = false;      // every rank waited, under a limit no collective can meet
     int unseen_ranks = 0;            // ranks of the world with no output in these inputs
 };
 

@@ -124,6 +124,26 @@ std::vector<const Event*> find_store_served_by_none(const ProcessTable& table, c
     return out;
 }
 
+// A collective timeout under a second: NCCL's first collective alone (communicator set-up) takes longer, so a watchdog
+// with such a limit fires on every rank whether or not any rank is at fault.
+constexpr long long kShortestPlausibleTimeoutMs = 1000;
+
+std::vector<const Event*> find_timeout_too_short(const ProcessTable& table, std::optional<int> world) {
+    if (!world || *world < 2) return {};
+    std::vector<const Event*> out;
+    for (int r = 0; r < *world; ++r) {
+        const Process* p = table.by_rank(r);
+        if (!p || p->first_initiating()) return {};
+        const auto wait = std::find_if(p->direct_collateral.begin(), p->direct_collateral.end(), [](const Event* e) {
+            const auto ms = e->number("timeout_ms");
+            return e->shows_wait() && ms && *ms < kShortestPlausibleTimeoutMs;
+        });
+        if (wait == p->direct_collateral.end()) return {};
+        out.push_back(*wait);
+    }
+    return out;
+}
+
 const Event* first_not_in(const std::vector<const Event*>& events, const std::set<const Event*>& ignored) {
     for (const Event* e : events)
         if (!ignored.count(e)) return e;
@@ -311,6 +331,8 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
             if (e->role != Role::context) m.facts.any_failure = true;
     m.store_served_by_none = find_store_served_by_none(table, t);
     m.facts.no_node_served_store = !m.store_served_by_none.empty();
+    m.timeout_too_short = find_timeout_too_short(table, m.world);
+    m.facts.timeout_too_short = !m.timeout_too_short.empty();
 
     m.init = initiating_event_strategy(table, ignored);
     std::vector<Candidate>& cs = m.candidates;

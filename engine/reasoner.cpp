@@ -281,6 +281,25 @@ void explain_store_served_by_none(const Context& c, Diagnosis& d) {
                           "the whole launch, not a rank's failure.");
 }
 
+// Every rank timed out under a limit shorter than any collective: the setting, not a rank.
+void explain_timeout_too_short(const Context& c, Diagnosis& d) {
+    d.rank_not_applicable = true;
+    d.confidence = std::string(to_string(c.decision.confidence));
+    const auto& waits = c.m.timeout_too_short;
+    d.failure = waits.front()->signature->entry;
+    long long limit = 0;
+    for (const Event* e : waits) {
+        if (d.evidence.size() < 4) add_evidence(d, e->evidence);
+        limit = std::max(limit, e->number("timeout_ms").value_or(0));
+    }
+    d.affected_ranks.clear();
+    for (int r = 0; r < static_cast<int>(waits.size()); ++r) d.affected_ranks.push_back(r);
+    d.reasoning.push_back("Every rank of the world timed out, and the collective timeout is " + std::to_string(limit) +
+                          " ms: shorter than any collective can take (the first one also sets up the communicator), "
+                          "so the watchdog fired on every rank whether or not one was at fault. The timeout setting "
+                          "(init_process_group(timeout=...), a framework's ddp_timeout or nccl_timeout) is the cause.");
+}
+
 // "ranks 0-3", "rank 2 and 3 other processes" (workers known only by pid), or "4 processes".
 std::string processes_phrase(const std::vector<int>& ranks, std::size_t processes) {
     if (ranks.empty()) return std::to_string(processes) + " processes";
@@ -292,6 +311,7 @@ std::string processes_phrase(const std::vector<int>& ranks, std::size_t processe
 
 void explain_systemic(const Context& c, Diagnosis& d) {
     if (c.m.init.systemic.empty() && !c.m.store_served_by_none.empty()) return explain_store_served_by_none(c, d);
+    if (c.m.init.systemic.empty() && !c.m.timeout_too_short.empty()) return explain_timeout_too_short(c, d);
     if (c.m.init.systemic.empty() && !c.m.finished.empty()) return explain_after_finish(c, d);
     const auto& systemic = c.m.init.systemic;
     d.rank_not_applicable = true;
