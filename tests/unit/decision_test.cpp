@@ -134,3 +134,17 @@ TEST_CASE("decision: without a suspect, what is missing follows what the logs sh
     CHECK(d.outcome == Outcome::systemic);
     CHECK(d.confidence == Confidence::medium);
 }
+
+TEST_CASE("decision: a launch no node could serve, or a limit no collective meets, is the whole job's") {
+    for (bool JobFacts::*fact : {&JobFacts::no_node_served_store, &JobFacts::timeout_too_short}) {
+        JobFacts f;
+        f.any_failure = true;
+        f.*fact = true;
+        const Decision d = decide(f);
+        CHECK(d.outcome == Outcome::systemic);
+        CHECK_FALSE(d.lead);
+        // A suspect with an error of its own still leads: the job-wide reading applies only when nobody failed alone.
+        f.suspects = {own_error(3)};
+        CHECK(decide(f).outcome == Outcome::determined);
+    }
+}
