@@ -2,9 +2,10 @@
 
 #include <set>
 
-#include "engine/entry_markdown.hpp"
+#include "engine/knowledge.hpp"
 #include "engine/matcher.hpp"
 #include "engine/normalize.hpp"
+#include "server/handlers/knowledge_links.hpp"
 
 namespace denpex::server {
 
@@ -23,6 +24,29 @@ std::string role_sentence(Role role) {
     return "";
 }
 
+// The first sentence of a paragraph, for a card: up to the first ". " past a short lead, cut at a word near
+// kMaxSentence bytes when the sentence runs on.
+std::string first_sentence(std::string_view text) {
+    constexpr std::size_t kMinLead = 20, kMaxSentence = 240;
+    std::size_t end = text.find(". ", kMinLead);
+    end = end == std::string_view::npos ? text.size() : end + 1;
+    if (end <= kMaxSentence) return std::string(text.substr(0, end));
+    std::size_t cut = text.rfind(' ', kMaxSentence);
+    if (cut == std::string_view::npos) cut = kMaxSentence;
+    return std::string(text.substr(0, cut)) + "…";
+}
+
+std::string card(const Entry& e, const Signature& s, const std::string* note) {
+    std::string out = "**denpex: " + e.title + "** (`" + e.id + "`, signature `" + s.id + "`) — " +
+                      role_sentence(s.role) + "\n\n";
+    if (note && !note->empty()) out += *note + "\n\n";
+    if (!e.what.empty()) out += "**What it is.** " + first_sentence(e.what) + "\n\n";
+    if (!e.fix.empty()) out += "**Fix.** " + first_sentence(e.fix.front().text) + "\n\n";
+    out += "Full entry: `denpex kb show " + e.id + "`";
+    if (auto ref = entry_reference(e)) out += " · [reference](" + *ref + ")";
+    return out + "\n";
+}
+
 }  // namespace
 
 std::optional<std::string> hover_text(const Matcher& matcher, std::string_view raw_line, const std::string* note) {
@@ -33,13 +57,11 @@ std::optional<std::string> hover_text(const Matcher& matcher, std::string_view r
     std::string out;
     std::set<const Entry*> shown;
     for (const Hit& h : hits) {
-        if (!h.signature || !h.signature->entry || !shown.insert(h.signature->entry).second) continue;
-        const Entry& e = *h.signature->entry;
+        if (!h.signature || !h.signature->entry || shown.size() >= kMaxHoverEntries ||
+            !shown.insert(h.signature->entry).second)
+            continue;
         if (!out.empty()) out += "\n---\n\n";
-        out += "**denpex: " + e.title + "** (`" + e.id + "`, signature `" + h.signature->id + "`) — " +
-               role_sentence(h.signature->role) + "\n\n";
-        if (note && !note->empty()) out += *note + "\n\n";
-        out += entry_markdown(e);
+        out += card(*h.signature->entry, *h.signature, note);
     }
     if (out.empty()) return std::nullopt;
     return out;

@@ -1,5 +1,6 @@
 // Log documents: the engine's Report mapped onto LSP diagnostics (initiating Error, collateral Information with
 // relatedInformation), ranges in the negotiated encoding on non-ASCII lines, and hovers from the knowledge.
+#include <algorithm>
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -108,8 +109,12 @@ TEST_CASE("hover: the entry's card, the signature's role and what the line is in
     CHECK(md->find("**denpex: CUDA out of memory** (`cuda-oom`, signature `oom-allocator`)") == 0);
     CHECK(md->find("**initiating**") != std::string::npos);
     CHECK(md->find(note) != std::string::npos);
-    CHECK(md->find("## How to confirm") != std::string::npos);
-    CHECK(md->find("## Fix") != std::string::npos);
+    CHECK(md->find("**What it is.**") != std::string::npos);
+    CHECK(md->find("**Fix.**") != std::string::npos);
+    CHECK(md->find("`denpex kb show cuda-oom`") != std::string::npos);
+    // A card, not the entry: a handful of lines, no section headings.
+    CHECK(std::count(md->begin(), md->end(), '\n') <= 12);
+    CHECK(md->find("## ") == std::string::npos);
     auto watchdog = hover_text(test_engine().matcher(),
                                "\x1b[31m[rank2]:[E ProcessGroupNCCL.cpp:737] [Rank 2] Watchdog caught collective operation "
                                "timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600013 ms\x1b[0m\r",
