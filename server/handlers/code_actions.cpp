@@ -89,7 +89,9 @@ void register_code_actions(ServerState& s) {
         if (context)
             if (const json* ds = find_member(*context, "diagnostics"); ds && ds->is_array())
                 for (const json& d : *ds)
-                    if (d.is_object() && d.value("code", json()) == kAsyncErrorHandlingCode) relevant = true;
+                    if (d.is_object() && (d.value("code", json()) == kAsyncErrorHandlingCode ||
+                                          d.value("code", json()) == kAsyncErrorHandlingDisabledCode))
+                        relevant = true;
         if (!relevant) {
             reply.result(json::array());
             return;

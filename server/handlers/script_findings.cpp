@@ -15,7 +15,7 @@ json script_diagnostics(const Document& doc, const AsyncErrorHandlingCheck& chec
         out.push_back({{"range", to_json(*r)},
                        {"severity", severity::warning},
                        {"source", "denpex"},
-                       {"code", kAsyncErrorHandlingCode},
+                       {"code", check.disabled ? kAsyncErrorHandlingDisabledCode : kAsyncErrorHandlingCode},
                        {"codeDescription", {{"href", "https://pytorch.org/docs/stable/torch_nccl_environment_variables.html"}}},
                        {"message", check.message},
                        {"data", {{"command", kInsertAsyncErrorHandlingCommand}, {"launcher", site.launcher}}}});
@@ -28,7 +28,8 @@ json workspace_edit(const std::string& uri, const LineIndex& lines, std::optiona
     json text_edits = json::array();
     for (const Insertion& e : edits) {
         const Position p = lines.position_of(e.offset, enc);
-        text_edits.push_back({{"range", to_json(Range{p, p})}, {"newText", e.text}});
+        const Position end = e.replace ? lines.position_of(e.offset + e.replace, enc) : p;
+        text_edits.push_back({{"range", to_json(Range{p, end})}, {"newText", e.text}});
     }
     if (document_changes && version)
         return {{"documentChanges",

@@ -53,6 +53,18 @@ std::string async_error_handling_message(const LaunchFacts& facts, const std::op
     return m;
 }
 
+// The variable is set, to 0: the watchdog's abort is off, so the survivors of a failed rank block until the limit.
+void flag_disabled(const DisabledSetting& d, AsyncErrorHandlingCheck& out) {
+    out.already_set = false;
+    out.disabled = d;
+    out.sites = {{d.line, d.name + "=0"}};
+    out.edits = {{d.value_offset, "1", d.value_length}};
+    out.message = d.name + "=0 turns off the NCCL watchdog's abort: when one rank fails, the other ranks block in "
+                  "their next collective until the job's time limit instead of failing within the collective timeout. "
+                  "Set it to 1 (PyTorch's default since 2.0 under torchrun, and since 2.2 everywhere).";
+    out.fix_title = "Set " + d.name + "=1 (0 leaves the other ranks hanging when one fails)";
+}
+
 AsyncErrorHandlingCheck check_async_error_handling(DocumentKind kind, std::string_view text) {
     AsyncErrorHandlingCheck out;
     if (!is_launch_script(kind)) return out;
@@ -66,6 +78,10 @@ AsyncErrorHandlingCheck check_async_error_handling(DocumentKind kind, std::strin
         case DocumentKind::yaml: check_yaml(text, old_name_too, out, facts); break;
         case DocumentKind::dockerfile: check_dockerfile(text, old_name_too, out, facts); break;
         default: break;
+    }
+    if (auto off = find_disabled_async_error_handling(text)) {
+        flag_disabled(*off, out);
+        return out;
     }
     if (!out.applies || out.already_set) {
         out.sites.clear();
@@ -99,7 +115,7 @@ std::string apply_insertions(std::string_view text, const std::vector<Insertion>
         const std::size_t off = std::min(e.offset, text.size());
         out.append(text.substr(at, off - at));
         out += e.text;
-        at = off;
+        at = std::min(off + e.replace, text.size());
     }
     out.append(text.substr(at));
     return out;

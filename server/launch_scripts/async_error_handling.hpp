@@ -16,6 +16,8 @@
 // Applying the insertions and checking again finds the variable set: the fix is never offered twice. When the
 // file pins a PyTorch older than 2.2 the fix sets the old name as well, since those versions read only that.
 // Commented-out settings do not count as set. Insertions are whole lines (CRLF in CRLF files), sorted.
+// A file whose effective setting is 0 (see disabled_setting.hpp) gets instead a finding on that line, and a fix that
+// replaces the 0 with 1: 0 is the setting under which the surviving ranks hang until the time limit.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "server/launch_scripts/disabled_setting.hpp"
 #include "server/launch_scripts/document_kind.hpp"
 #include "server/launch_scripts/torch_version.hpp"
 
@@ -35,6 +38,7 @@ inline constexpr std::string_view kAsyncErrorHandlingOldVar = "NCCL_ASYNC_ERROR_
 struct Insertion {
     std::size_t offset = 0;   // byte offset in the text
     std::string text;
+    std::size_t replace = 0;  // bytes at `offset` that `text` replaces (0: a pure insertion)
     bool operator==(const Insertion&) const = default;
 };
 
@@ -51,6 +55,8 @@ struct AsyncErrorHandlingCheck {
     std::string message;          // the Warning, version- and launcher-aware
     std::string fix_title;
     std::optional<TorchPin> torch;
+    // The variable is set, to 0 (the effective, last assignment): the site is that line and the fix replaces the 0.
+    std::optional<DisabledSetting> disabled;
 };
 
 AsyncErrorHandlingCheck check_async_error_handling(DocumentKind kind, std::string_view text);

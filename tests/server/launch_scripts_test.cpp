@@ -316,3 +316,49 @@ TEST_CASE("logs and other documents are never launch scripts") {
     CHECK_FALSE(check_async_error_handling(DocumentKind::log, "srun torchrun train.py\n").applies);
     CHECK_FALSE(check_async_error_handling(DocumentKind::other, "srun torchrun train.py\n").applies);
 }
+
+TEST_CASE("the hang-forever setting: an effective =0 is flagged on its line and fixed by replacing the 0") {
+    // Set to 0 directly, in each kind of file; the fix turns exactly that value into 1 and the finding goes away.
+    const std::pair<DocumentKind, std::string> cases[] = {
+        {DocumentKind::shell, "#!/bin/bash\nexport TORCH_NCCL_ASYNC_ERROR_HANDLING=0\ntorchrun --nproc_per_node=8 train.py\n"},
+        {DocumentKind::python, "import os\nos.environ[\"TORCH_NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"\n"
+                               "import torch.distributed as dist\ndist.init_process_group(\"nccl\")\n"},
+        {DocumentKind::yaml, "kind: PyTorchJob\nspec:\n  containers:\n  - name: pytorch\n    env:\n"
+                             "    - name: TORCH_NCCL_ASYNC_ERROR_HANDLING\n      value: \"0\"\n"},
+        {DocumentKind::dockerfile, "FROM pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime\nENV TORCH_NCCL_ASYNC_ERROR_HANDLING 0\n"
+                                   "CMD [\"torchrun\", \"--nproc_per_node=8\", \"train.py\"]\n"},
+    };
+    for (const auto& [kind, text] : cases) {
+        const AsyncErrorHandlingCheck c = check_async_error_handling(kind, text);
+        REQUIRE(c.disabled);
+        REQUIRE(c.sites.size() == 1);
+        CHECK(c.sites.front().line == c.disabled->line);
+        REQUIRE(c.edits.size() == 1);
+        CHECK(c.edits.front().replace == 1);
+        CHECK(text.substr(c.edits.front().offset, 1) == "0");
+        CHECK(c.message.find("=0") != std::string::npos);
+        const std::string fixed = apply_insertions(text, c.edits);
+        CHECK(fixed.size() == text.size());
+        CHECK(fixed.find("TORCH_NCCL_ASYNC_ERROR_HANDLING") != std::string::npos);
+        const AsyncErrorHandlingCheck again = check_async_error_handling(kind, fixed);
+        CHECK_FALSE(again.disabled);
+        CHECK(again.edits.empty());
+    }
+    // An earlier =1 overridden by a later =0 is the hang-forever setting; a =0 overridden by a later =1 is not.
+    const std::string overridden = "export TORCH_NCCL_ASYNC_ERROR_HANDLING=1\nsource env.sh\n"
+                                   "export TORCH_NCCL_ASYNC_ERROR_HANDLING=0\ntorchrun --nproc_per_node=8 train.py\n";
+    const AsyncErrorHandlingCheck o = check_async_error_handling(DocumentKind::shell, overridden);
+    REQUIRE(o.disabled);
+    CHECK(o.disabled->line == 2);
+    CHECK_FALSE(check_async_error_handling(DocumentKind::shell,
+                                           "export TORCH_NCCL_ASYNC_ERROR_HANDLING=0\nexport TORCH_NCCL_ASYNC_ERROR_HANDLING=1\n"
+                                           "torchrun --nproc_per_node=8 train.py\n").disabled);
+    // The pre-2.2 name set to 0 counts when the new name is not set; a comment never does.
+    const AsyncErrorHandlingCheck old = check_async_error_handling(
+        DocumentKind::shell, "NCCL_ASYNC_ERROR_HANDLING=0 torchrun --nproc_per_node=8 train.py\n");
+    REQUIRE(old.disabled);
+    CHECK(old.disabled->name == "NCCL_ASYNC_ERROR_HANDLING");
+    CHECK_FALSE(check_async_error_handling(DocumentKind::shell, "# export TORCH_NCCL_ASYNC_ERROR_HANDLING=0\n"
+                                                                "export TORCH_NCCL_ASYNC_ERROR_HANDLING=1\n"
+                                                                "torchrun --nproc_per_node=8 train.py\n").disabled);
+}
