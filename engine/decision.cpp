@@ -72,6 +72,10 @@ Decision decide(const JobFacts& f) {
         if (f.systemic || f.after_finish || f.no_node_served_store || f.timeout_too_short) {
             d.outcome = Outcome::systemic;
             d.confidence = Confidence::medium;
+            if (f.outside_end_without_workers) {
+                d.confidence = Confidence::low;
+                d.missing = MissingFact::workers_output;
+            }
             return d;
         }
         d.outcome = Outcome::undetermined;

@@ -71,6 +71,7 @@ enum class MissingFact {
     order_of_failures,   // several processes failed on their own; nothing orders them
     signals_disagree,    // suspects of comparable weight name different ranks
     collateral_only,     // only collateral errors are here: the initiator wrote to a log that is not
+    workers_output,      // the job was ended from outside and no worker's output says what it was doing before
 };
 
 struct JobFacts {
@@ -82,6 +83,8 @@ struct JobFacts {
     bool after_finish = false;       // the only errors came after processes had finished their work (teardown)
     bool no_node_served_store = false;   // every node is here, no worker started, no agent reached the store
     bool timeout_too_short = false;      // every rank waited, under a limit no collective can meet
+    // The job's end from outside is all there is: no worker's own output, so an earlier stall is not ruled out.
+    bool outside_end_without_workers = false;
     int unseen_ranks = 0;            // ranks of the world with no output in these inputs
 };
 

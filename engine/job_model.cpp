@@ -144,6 +144,20 @@ std::vector<const Event*> find_timeout_too_short(const ProcessTable& table, std:
     return out;
 }
 
+// The whole job ended from outside (the scheduler's limit, a cancel, an eviction) and no worker's own output is here:
+// whether the ranks had stalled long before is not shown, so the end may be the consequence of a failure unseen.
+bool outside_end_without_workers(const ProcessTable& table, const std::vector<const Process*>& systemic) {
+    const bool outside_end = std::all_of(systemic.begin(), systemic.end(), [](const Process* p) {
+        const Event* e = p->first_initiating();
+        return e && e->signature->entry->ends_from_outside != Entry::OutsideEnd::no;
+    });
+    if (!outside_end) return false;
+    const bool worker_output = std::any_of(table.processes().begin(), table.processes().end(), [](const Process& p) {
+        return (p.rank || p.local_rank) && p.own_lines > 0;
+    });
+    return !worker_output && !table.has_unclaimed_worker_output();
+}
+
 const Event* first_not_in(const std::vector<const Event*>& events, const std::set<const Event*>& ignored) {
     for (const Event* e : events)
         if (!ignored.count(e)) return e;
@@ -373,6 +387,7 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
         m.facts.suspects.push_back(std::move(s));
     }
     m.facts.systemic = !m.init.systemic.empty();
+    m.facts.outside_end_without_workers = m.facts.systemic && outside_end_without_workers(table, m.init.systemic);
     if (cs.empty() && m.init.systemic.empty() && m.init.unranked.empty() && m.init.unordered.empty()) {
         m.finished = find_finished(table);
         m.facts.after_finish = !m.finished.empty();

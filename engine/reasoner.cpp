@@ -496,6 +496,7 @@ void explain_undetermined(const Context& c, Diagnosis& d) {
         case MissingFact::order_of_failures: explain_unordered(c, d); break;
         case MissingFact::signals_disagree: explain_disagreement(c, d); break;
         case MissingFact::collateral_only:
+        case MissingFact::workers_output:   // systemic only; undetermined never carries it
         case MissingFact::none: explain_collateral_only(c, d); break;
     }
 }
@@ -618,6 +619,10 @@ Verdict reason_once(const Timeline& t, const KnowledgeBase& kb) {
     }
     explain_consequences(c, d);
     explain_fallout(c, d);
+    if (decision.missing == MissingFact::workers_output)
+        d.missing.push_back("What the workers were doing before the job was ended: none of their own output is here, "
+                            "so a rank that failed or stalled long before the end is not ruled out. Their logs (the last "
+                            "step each rank logged, any collective timeout or error before the end) decide it.");
     infer_single_host(t, d);
     if (d.failure) {
         d.fix = advise(*d.failure, t, table.workers_are_srun_tasks());
