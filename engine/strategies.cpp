@@ -387,6 +387,56 @@ std::optional<Candidate> desync_strategy(const ProcessTable& table) {
 // own is a survivor that timed out (on a node the failure reached late), not a cause; of the workers the agents
 // name, the one without such an error is the candidate, and only when it is the only one: agents on different
 // nodes cannot be ordered by these lines alone.
+namespace {
+
+constexpr int kSigterm = -15;
+
+bool has_lost_peer(const Process& q) {
+    return std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
+                       [](const Event* e) { return e->signature->entry->category != "Launcher"; });
+}
+
+// The named worker's exit is no different from its siblings': the same signal as any of them (all SIGABRT in one
+// second, the watchdog's abort on every rank), or the same exit code as every sibling not stopped by the agent, with
+// no worker of the node losing a peer (an import error or a bad argument on every rank, each failing on its own).
+// Then it was merely the first one the agent reaped.
+bool ended_like_siblings(const ExitRecord& record, const Process* named, const ProcessTable& table, const Timeline& t) {
+    if (!record.exitcode) return false;
+    bool others = false, all_same = true;
+    for (const ExitRecord& x : t.exits) {
+        const Process* p = table.resolve_exit(x);
+        if (x.group != record.group || !p || p == named || !x.exitcode || *x.exitcode == kSigterm) continue;
+        if (*record.exitcode < 0 && *record.exitcode != kSigterm && x.exitcode == record.exitcode) return true;
+        others = true;
+        all_same = all_same && x.exitcode == record.exitcode;
+    }
+    if (!others || !all_same) return false;
+    return std::none_of(table.processes().begin(), table.processes().end(),
+                        [&](const Process& q) { return q.group == record.group && has_lost_peer(q); });
+}
+
+// The node's output that names no worker, read against the named worker's first exit. It only lost a peer or waited
+// (one worker per node, no prefixes): the named worker may be the one that suffered. It waited on a collective: the
+// worker it waited for stalled and never exited, so the first to exit was a waiter whose timeout fired. It shows the
+// same error more than once: several workers failed alike, and the first reaped says nothing of who was first.
+bool node_output_contradicts(const Process& named, const ProcessTable& table) {
+    for (const Process& q : table.processes()) {
+        if (q.group != named.group || q.rank || q.local_rank || q.pid) continue;
+        const bool lost_peer_only = !q.first_initiating() && has_lost_peer(q);
+        const bool waited = std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
+                                        [](const Event* e) { return e->shows_wait(); });
+        std::map<std::pair<const Entry*, std::string>, int> alike;
+        bool repeated = false;
+        for (const auto* list : {&q.specific_initiating, &q.generic_initiating})
+            for (const Event* e : *list)
+                repeated = repeated || ++alike[{e->signature->entry, message_shape(e->evidence.text)}] > 1;
+        if (lost_peer_only || waited || repeated) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, const Timeline& t) {
     const Process* named = nullptr;
     const ExitRecord* record = nullptr;
@@ -399,26 +449,7 @@ std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, co
         record = &x;
     }
     if (!named || !named->rank) return std::nullopt;
-    // Siblings that died of the same signal as the named worker (all SIGABRT in one second, the watchdog's abort on
-    // every rank) make it merely the first one the agent reaped: its exit is no different from theirs.
-    constexpr int kSigterm = -15;
-    if (record->exitcode && *record->exitcode < 0 && *record->exitcode != kSigterm)
-        for (const ExitRecord& x : t.exits)
-            if (x.group == record->group && x.exitcode == record->exitcode && table.resolve_exit(x) != named)
-                return std::nullopt;
-    // Output of its node that names no worker and shows only a lost peer or a wait may be the named worker's own
-    // (one worker per node, no prefixes): then it too only suffered, and its first exit says nothing.
-    // Nor when that output shows a worker waiting (a collective timeout): the worker it waited for stalled and never
-    // exited, so the first worker to exit is a waiter whose timeout fired, not the one that failed.
-    for (const Process& q : table.processes()) {
-        if (q.group != named->group || q.rank || q.local_rank || q.pid) continue;
-        const bool lost_peer_only = !q.first_initiating() &&
-            std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
-                        [](const Event* e) { return e->signature->entry->category != "Launcher"; });
-        const bool waited = std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
-                                        [](const Event* e) { return e->shows_wait(); });
-        if (lost_peer_only || waited) return std::nullopt;
-    }
+    if (ended_like_siblings(*record, named, table, t) || node_output_contradicts(*named, table)) return std::nullopt;
     Candidate c;
     c.process = named;
     c.strategy = Strategy::agent_first_exit;
