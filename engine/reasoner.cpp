@@ -331,11 +331,13 @@ void explain_systemic(const Context& c, Diagnosis& d) {
     std::sort(d.affected_ranks.begin(), d.affected_ranks.end());
     d.strategies.push_back(std::string(to_string(Strategy::initiating_event)));
     const std::string& first_name = systemic.front()->name();
+    std::size_t processes = systemic.size();
+    if (systemic.size() == 1) processes = std::max<std::size_t>(1, alike_reports(*systemic.front()));
     if (d.failure->scope == "job")
         d.reasoning.push_back(d.failure->title + " is a failure of the whole job, not of one rank.");
     else if (unknown_kind.empty())
         d.reasoning.push_back("The same error (" + d.failure->title + ") appears on " +
-                              processes_phrase(d.affected_ranks, systemic.size()) +
+                              processes_phrase(d.affected_ranks, processes) +
                               " at about the same time: one cause common to all of them, not one rank's failure.");
     else
         d.reasoning.push_back(first_name + " hit " + d.failure->title + ", and " + ranks_phrase(unknown_kind) +

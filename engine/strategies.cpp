@@ -188,7 +188,8 @@ private:
     void one(InitiatingResult& out) const {
         const Process* p = pool_.front();
         if (!p->rank && !p->local_rank) {
-            out.unranked.push_back(p);
+            // The same report several times over in one unprefixed stream: several workers failed alike.
+            (alike_reports(*p) ? out.systemic : out.unranked).push_back(p);
             return;
         }
         if (auto concurrent = failing_with(p); concurrent.size() > 1) {
@@ -387,6 +388,18 @@ std::optional<Candidate> desync_strategy(const ProcessTable& table) {
 // own is a survivor that timed out (on a node the failure reached late), not a cause; of the workers the agents
 // name, the one without such an error is the candidate, and only when it is the only one: agents on different
 // nodes cannot be ordered by these lines alone.
+std::size_t alike_reports(const Process& p) {
+    if (p.rank || p.local_rank) return 0;
+    const auto reports = std::count_if(p.events.begin(), p.events.end(),
+                                       [](const Event* e) { return e->signature->mark == Mark::failure_start; });
+    std::map<std::pair<const Entry*, std::string>, std::size_t> alike;
+    std::size_t most = 0;
+    for (const auto* list : {&p.specific_initiating, &p.generic_initiating})
+        for (const Event* e : *list) most = std::max(most, ++alike[{e->signature->entry, message_shape(e->evidence.text)}]);
+    most = std::min<std::size_t>(most, static_cast<std::size_t>(reports));
+    return most > 1 ? most : 0;
+}
+
 namespace {
 
 constexpr int kSigterm = -15;

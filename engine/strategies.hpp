@@ -45,6 +45,11 @@ struct InitiatingResult {
 };
 
 // `ignored`: events that cannot be initiators here (consequences of a stall already under way).
+// In a stream that names no worker: how many separate failure reports (tracebacks) end in one and the same error,
+// when more than one does. Several workers failing alike at once (an import error on every rank of a node, printed
+// without prefixes); 0 when the stream holds at most one such report.
+std::size_t alike_reports(const Process& p);
+
 InitiatingResult initiating_event_strategy(const ProcessTable& table, const std::set<const Event*>& ignored = {});
 std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world);
 std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table);
