@@ -424,6 +424,16 @@ std::size_t clock_prefix(std::string_view rest, Attribution&, Walk& walk) {
     return c[0].size();
 }
 
+// A collector's stream tag in front of the line: `[stderr] ` or `[stdout] `, after at most one name without spaces
+// (`bench-name.node-4 [stderr] `, milabench, job runners). The worker's own prefixes follow it.
+std::size_t stream_tag(std::string_view rest, Attribution&, Walk& walk) {
+    static const RE2 re(R"((?:[^\s\[\]]{1,120} )?\[(?:stderr|stdout)\] )", pattern_options());
+    if (walk.inside) return 0;
+    std::array<re2::StringPiece, 1> c;
+    if (!match_at_start(re, rest, c)) return 0;
+    return c[0].size();
+}
+
 // srun --label: `3: ` (right-aligned, so ` 3: ` when there are ten tasks or more). A task index, not a rank:
 // with torchrun under srun one task is a whole node.
 std::size_t srun_label(std::string_view rest, Attribution& a, Walk& walk) {
@@ -495,9 +505,9 @@ std::size_t pdsh_host(std::string_view rest, Attribution& a, Walk& walk) {
 
 // The fixed order. More specific forms come first where two could match the same text: `[rankN]:` before
 // the role prefix, DeepSpeed's full header before a bare bracketed date, NCCL's `host:pid:tid` before pdsh.
-constexpr std::array<Parser, 16> kParsers = {&line_number,    &mpirun_tag, &torch_rank,  &tee_role,
+constexpr std::array<Parser, 17> kParsers = {&line_number,    &mpirun_tag, &torch_rank,  &tee_role,
                                              &bare_index_tag, &glog_bracketed, &glog_bare, &nccl_header,
-                                             &ray_worker,     &deepspeed,  &time_prefix, &clock_prefix, &ompi_host_pid,
+                                             &ray_worker,     &deepspeed,  &time_prefix, &clock_prefix, &stream_tag, &ompi_host_pid,
                                              &syslog_header,  &srun_label, &pdsh_host};
 
 // ---- in-body markers ----------------------------------------------------------------------------------------

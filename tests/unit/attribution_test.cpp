@@ -247,6 +247,9 @@ TEST_CASE("attribution: a log collector's bare clock in front of the line is pas
     CHECK(a.rank == 0);
     REQUIRE(a.time);   // the worker's own glog time, year-less
     CHECK_FALSE(a.time->has_date);
+    // A collector's stream tag, after an optional name.
+    CHECK(attribute("dinov2.node-7 [stderr] [rank3]: FileNotFoundError: x").rank == 3);
+    CHECK(attribute("[stdout] [rank1]: step 5").rank == 1);
     // Without millis a clock is too ambiguous to skip.
     CHECK_FALSE(attribute("12:30:00 [rank3]: foo").rank);
 }
