@@ -390,13 +390,22 @@ std::optional<Candidate> desync_strategy(const ProcessTable& table) {
 // nodes cannot be ordered by these lines alone.
 std::size_t alike_reports(const Process& p) {
     if (p.rank || p.local_rank) return 0;
-    const auto reports = std::count_if(p.events.begin(), p.events.end(),
-                                       [](const Event* e) { return e->signature->mark == Mark::failure_start; });
+    // Each report: a failure start, and the first error of its own kind after it, before the next report starts.
     std::map<std::pair<const Entry*, std::string>, std::size_t> alike;
     std::size_t most = 0;
-    for (const auto* list : {&p.specific_initiating, &p.generic_initiating})
-        for (const Event* e : *list) most = std::max(most, ++alike[{e->signature->entry, message_shape(e->evidence.text)}]);
-    most = std::min<std::size_t>(most, static_cast<std::size_t>(reports));
+    bool open = false;
+    for (const Event* e : p.events) {
+        if (e->signature->mark == Mark::failure_start) {
+            open = true;
+            continue;
+        }
+        if (!open || e->role != Role::initiating || e->from_launcher) continue;
+        open = false;
+        // Errors of communication on several workers mirror one peer's failure more often than they share a cause.
+        const std::string& category = e->signature->entry->category;
+        if (category == "Collective" || category == "Network") continue;
+        most = std::max(most, ++alike[{e->signature->entry, message_shape(e->evidence.text)}]);
+    }
     return most > 1 ? most : 0;
 }
 
@@ -438,12 +447,7 @@ bool node_output_contradicts(const Process& named, const ProcessTable& table) {
         const bool lost_peer_only = !q.first_initiating() && has_lost_peer(q);
         const bool waited = std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
                                         [](const Event* e) { return e->shows_wait(); });
-        std::map<std::pair<const Entry*, std::string>, int> alike;
-        bool repeated = false;
-        for (const auto* list : {&q.specific_initiating, &q.generic_initiating})
-            for (const Event* e : *list)
-                repeated = repeated || ++alike[{e->signature->entry, message_shape(e->evidence.text)}] > 1;
-        if (lost_peer_only || waited || repeated) return true;
+        if (lost_peer_only || waited || alike_reports(q) > 0) return true;
     }
     return false;
 }
