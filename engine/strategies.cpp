@@ -428,6 +428,7 @@ bool ended_like_siblings(const ExitRecord& record, const Process* named, const P
     for (const ExitRecord& x : t.exits) {
         const Process* p = table.resolve_exit(x);
         if (x.group != record.group || !p || p == named || !x.exitcode || *x.exitcode == kSigterm) continue;
+        if (x.attempt && record.attempt && *x.attempt != *record.attempt) continue;
         if (*record.exitcode < 0 && *record.exitcode != kSigterm && x.exitcode == record.exitcode) return true;
         others = true;
         all_same = all_same && x.exitcode == record.exitcode;
@@ -441,12 +442,14 @@ bool ended_like_siblings(const ExitRecord& record, const Process* named, const P
 // (one worker per node, no prefixes): the named worker may be the one that suffered. It waited on a collective: the
 // worker it waited for stalled and never exited, so the first to exit was a waiter whose timeout fired. It shows the
 // same error more than once: several workers failed alike, and the first reaped says nothing of who was first.
-bool node_output_contradicts(const Process& named, const ProcessTable& table) {
+// Only lines of the record's own launch attempt count (a restarted job's next attempt waits for other reasons).
+bool node_output_contradicts(const Process& named, const ExitRecord& record, const ProcessTable& table) {
+    auto same_attempt = [&](const Event* e) { return !e->attempt || !record.attempt || *e->attempt == *record.attempt; };
     for (const Process& q : table.processes()) {
         if (q.group != named.group || q.rank || q.local_rank || q.pid) continue;
         const bool lost_peer_only = !q.first_initiating() && has_lost_peer(q);
         const bool waited = std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
-                                        [](const Event* e) { return e->shows_wait(); });
+                                        [&](const Event* e) { return e->shows_wait() && same_attempt(e); });
         if (lost_peer_only || waited || alike_reports(q) > 0) return true;
     }
     return false;
@@ -466,7 +469,7 @@ std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, co
         record = &x;
     }
     if (!named || !named->rank) return std::nullopt;
-    if (ended_like_siblings(*record, named, table, t) || node_output_contradicts(*named, table)) return std::nullopt;
+    if (ended_like_siblings(*record, named, table, t) || node_output_contradicts(*named, *record, table)) return std::nullopt;
     Candidate c;
     c.process = named;
     c.strategy = Strategy::agent_first_exit;
