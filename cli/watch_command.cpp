@@ -62,6 +62,7 @@ private:
     void note_skipped();
     void report_changes();
     void emit(const WatchUpdate& update, const Report& report);
+    void say_ready() const;
     int finish();
 
     const WatchCliOptions& o_;
@@ -153,6 +154,7 @@ void Watch::report_changes() {
 }
 
 int Watch::finish() {
+    read_files();   // what was written up to the signal
     const Report report = live_.report();
     emit({UpdateKind::final_report, 0}, report);
     for (const auto& w : report.warnings) std::cerr << "denpex: warning: " << w << "\n";
@@ -160,10 +162,18 @@ int Watch::finish() {
     return code(exit_status_for(report));
 }
 
+// Said once on stderr, after what the files held at the start was read: from here on, lines are new.
+void Watch::say_ready() const {
+    std::cerr << "denpex: watching " << set_.tails().size() << " file" << (set_.tails().size() == 1 ? "" : "s")
+              << (reading_stdin_ ? " and stdin" : "") << "; Ctrl-C for the final report\n";
+    std::cerr.flush();
+}
+
 int Watch::run(int signal_fd) {
-    for (;;) {
+    for (bool first = true;; first = false) {
         read_files();
         report_changes();
+        if (first) say_ready();
         if (output_failed_ || (stdin_only() && stdin_ended_)) break;
         std::array<pollfd, 3> fds = {pollfd{signal_fd, POLLIN, 0}, pollfd{set_.fd(), POLLIN, 0},
                                      pollfd{reading_stdin_ && !stdin_ended_ ? STDIN_FILENO : -1, POLLIN, 0}};

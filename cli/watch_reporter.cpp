@@ -77,9 +77,10 @@ std::vector<WatchUpdate> WatchReporter::changes(const Report& report) {
         if (announced_.insert(failure_id(d) + "|" + who).second) out.push_back({UpdateKind::initiating, i});
     }
     const std::string key = verdict_key(report);
-    if (key != last_verdict_ && !(last_verdict_.empty() && report.diagnoses.empty())) {
+    // The first verdict, when it is the initiator just announced, says nothing the announcement did not.
+    const bool announced_lead = last_verdict_.empty() && !out.empty() && out.front().diagnosis == 0;
+    if (key != last_verdict_ && !announced_lead && !(last_verdict_.empty() && report.diagnoses.empty()))
         out.push_back({UpdateKind::verdict, 0});
-    }
     if (!report.diagnoses.empty() || !last_verdict_.empty()) last_verdict_ = key;
     return out;
 }

@@ -5,7 +5,8 @@
 //     first) was not announced yet: the moment a rank's own failure (an OOM, an Xid, a segfault, an exception)
 //     is in the logs, before the other ranks' watchdogs fire;
 //   - one `verdict` update when the leading verdict (failure, initiator, decided or not, confidence, number of
-//     collateral ranks) differs from the last one printed; never twice for the same verdict.
+//     collateral ranks) differs from the last one printed; never twice for the same verdict (the first verdict
+//     is not repeated when it is the initiator just announced).
 // `final_update` is the report printed when the inputs end or on a signal. Formatting: `human_text` writes a
 // line or two (the final report: diagnose's text report), `json_line` one JSON object (JSON Lines) holding the
 // update's kind, time and subject and, under "report", the diagnose --json contract (engine/report.hpp's
