@@ -86,8 +86,14 @@ std::optional<std::string> Watch::add_paths() {
         }
         if (auto error = set_.add(path, o_.from_end)) return error;
     }
-    if (!reading_stdin_ && set_.tails().empty() && set_.fd() < 0) return "nothing to watch";
-    note_skipped();
+    // An empty directory is worth watching (a job's first log may appear there); files that are no logs are not.
+    const auto skipped = set_.take_skipped();
+    if (!reading_stdin_ && set_.tails().empty() && !set_.has_directories())
+        return skipped.empty() ? std::string("nothing to watch") : "nothing to read: " + skipped.front();
+    for (const auto& s : skipped) {
+        std::cerr << "denpex: warning: not read: " << s << "\n";
+        live_.add_warning("not read: " + s);
+    }
     return std::nullopt;
 }
 

@@ -35,6 +35,7 @@ public:
     // New files in the directories that changed; returns how many were added.
     std::size_t discover();
     const std::vector<std::unique_ptr<FileTail>>& tails() const { return tails_; }
+    bool has_directories() const { return !roots_.empty(); }
     // Skipped inputs ("path (reason)"), each listed once.
     std::vector<std::string> take_skipped();
 
