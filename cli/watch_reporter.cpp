@@ -74,7 +74,9 @@ std::vector<WatchUpdate> WatchReporter::changes(const Report& report) {
         const Diagnosis& d = report.diagnoses[i];
         const std::string who = initiator(d);
         if (d.undetermined || who.empty() || !d.failure) continue;
-        if (announced_.insert(failure_id(d) + "|" + who).second) out.push_back({UpdateKind::initiating, i});
+        // The initiator is the news: the same rank's failure named more precisely later (an OOM that the
+        // collateral turns into "watchdog timeout caused by a silent OOM") is a verdict update, not a new event.
+        if (announced_.insert(who).second) out.push_back({UpdateKind::initiating, i});
     }
     const std::string key = verdict_key(report);
     // The first verdict, when it is the initiator just announced, says nothing the announcement did not.

@@ -1,8 +1,8 @@
 // WatchReporter: what `denpex watch` says about each new Report, and how it says it.
 //
 // Contract. `changes` compares a Report with what was said before and returns, in order:
-//   - one `initiating` update per diagnosis whose initiator (its failure and the rank or process that failed
-//     first) was not announced yet: the moment a rank's own failure (an OOM, an Xid, a segfault, an exception)
+//   - one `initiating` update per diagnosis whose initiator (the rank or process that failed first) was not
+//     announced yet (the same rank's failure named more precisely later is a verdict update): the moment a rank's own failure (an OOM, an Xid, a segfault, an exception)
 //     is in the logs, before the other ranks' watchdogs fire;
 //   - one `verdict` update when the leading verdict (failure, initiator, decided or not, confidence, number of
 //     collateral ranks) differs from the last one printed; never twice for the same verdict (the first verdict
