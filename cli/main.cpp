@@ -1,4 +1,4 @@
-// denpex command line: `diagnose` (text, --json or --sarif), `history` (incidents saved with --save), `kb`
+// denpex command line: `diagnose` (text, --json or --sarif), `watch` (follow a running job), `history` (incidents saved with --save), `kb`
 // (browse the knowledge base), `serve` (LSP over stdio).
 // Usage errors print one line to stderr and exit 2; `diagnose`'s exit codes are cli/exit_status.hpp's.
 #include <algorithm>
@@ -12,6 +12,8 @@
 #include "cli/history_command.hpp"
 #include "cli/history_store.hpp"
 #include "cli/kb_command.hpp"
+#include "cli/watch_command.hpp"
+#include "cli/watch_options.hpp"
 #include "cli/knowledge_loading.hpp"
 #include "server/options.hpp"
 #include "server/serve.hpp"
@@ -21,6 +23,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: denpex diagnose [--json | --sarif] [--no-mask] [--mask-hosts] [--knowledge DIR]... [--color=WHEN]\n"
     "                       [--quiet] [--save | --save-raw] PATH... | -\n"
+    "       denpex watch [--json] [--exec CMD] [--from-end] [--no-mask] [--mask-hosts] PATH... | -\n"
     "       denpex history [list] [--json] [-n N] | history show ID [--json]\n"
     "       denpex serve [--stdio] [--clientProcessId=N] [--log=LEVEL] [--knowledge DIR]...\n"
     "       denpex kb list [--json] | kb show ID | kb export DIR | kb patterns [--no-captures]\n"
@@ -29,6 +32,8 @@ constexpr const char* kUsage =
     "diagnose  read rank/node logs (files, directories, or - for stdin) and name the failure, the rank that\n"
     "          failed first, the collateral ranks, the fix and a command that verifies it. Exit codes:\n"
     "          0 decided, 1 nothing found, 2 usage error, 3 undetermined.\n"
+    "watch     follow a running job's logs (growing files, new files in directories, stdin) and report the\n"
+    "          failure of the first rank the moment its line is written, then the verdict as it changes.\n"
     "history   list the incidents saved with `diagnose --save`, or print one saved report again.\n"
     "serve     speak LSP 3.17 / JSON-RPC over stdin and stdout for editors (diagnostics, hover, quick-fix).\n"
     "kb        list or show the failure entries denpex knows; `export` writes them as an offline HTML reference;\n"
@@ -73,6 +78,10 @@ int main(int argc, char** argv) {
         std::cout << denpex::cli::diagnose_usage();
         return 0;
     }
+    if (asks_help && cmd == "watch") {
+        std::cout << denpex::cli::watch_usage();
+        return 0;
+    }
     if (asks_help && cmd == "serve") {
         std::cout << denpex::server::serve_usage();
         return 0;
@@ -91,6 +100,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "diagnose") return denpex::cli::diagnose_command(rest);
+    if (cmd == "watch") return denpex::cli::watch_command(rest);
     if (cmd == "history") {
         const auto dir = denpex::cli::history_dir_from_env();
         if (!dir) return usage_error("history: neither XDG_DATA_HOME nor HOME names a directory");

@@ -23,6 +23,18 @@ constexpr std::uint64_t kProgressEvery = 8u << 20;
 constexpr int kSurvivedReportLines = 200;
 // How many lines below a failure report its subject's field lines may stand.
 constexpr int kSubjectFieldLines = 8;
+constexpr std::uint16_t kMaxAttempts = 1000;
+
+// Lists an event slot waiting for the next stamp; a slot listed many times (one replaced event) is listed once,
+// so the list stays bounded by the events kept over a long stream without stamps.
+void note_awaiting_stamp(std::vector<std::size_t>& awaiting, std::size_t slot) {
+    if (!awaiting.empty() && awaiting.back() == slot) return;
+    awaiting.push_back(slot);
+    if (awaiting.size() > 1024 && awaiting.size() % 1024 == 0) {
+        std::sort(awaiting.begin(), awaiting.end());
+        awaiting.erase(std::unique(awaiting.begin(), awaiting.end()), awaiting.end());
+    }
+}
 
 // An indented `pid: 5512` / `ip: 10.1.0.5` field line: adds the subject's pid (or host) to `ev` unless it has
 // one. Returns whether the line was such a field.
@@ -93,20 +105,15 @@ void Collector::add_text(std::string_view text, const std::string& name) {
     read(reader, name, "");
 }
 
-void Collector::read(LineReader& reader, const std::string& name, const std::string& path) {
-    const auto source = static_cast<std::uint32_t>(t_.sources.size());
-    t_.sources.push_back(name);
-    t_.job_output_lines.push_back(0);
-    PathHints hints = path.empty() ? PathHints{} : path_hints(path);
-
+// The state one input keeps from one line to the next: read() keeps it for a whole file, a live input (denpex
+// watch) between calls. Bounded: per-writer maps are bounded by the writers, slot lists by the events kept.
+struct Collector::Source {
+    std::uint32_t source = 0;
+    std::string name;
+    PathHints hints;
     // Files of one node (a torchrun --log_dir tree) share a group; any other file is its own group.
-    std::string base_key = hints.node_key.empty() ? "file:" + std::to_string(source) : "node:" + hints.node_key;
-    std::string base_name = hints.node_key.empty() ? name : hints.node_key;
-    std::map<std::string, std::uint32_t>& index = group_index_;
-    const std::uint32_t base_group = group_for(t_, index, base_key, base_name);
-    if (hints.rank) t_.groups[base_group].path_rank = hints.rank;
-    if (hints.node) t_.groups[base_group].path_node = hints.node;
-
+    std::string base_key, base_name;
+    std::uint32_t base_group = 0;
     ElasticSummaryReader elastic;
     // A failure report that names its subject in indented field lines below it (Ray's RayActorError:
     // "\tpid: 5512", "\tip: 10.1.0.5"): the event stays open for a few lines to take those fields.
@@ -119,301 +126,392 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
     // Each writer's latest stamp in this file: the record a process logs right before its traceback dates it.
     std::map<RawKey, std::pair<Timestamp, std::uint64_t>> writer_time;
     std::string text;
+    // Launch attempts: the path's attempt_N, else counted from the restarts this file announces. A file that says
+    // neither leaves its lines' attempt unknown (they are read with every attempt).
+    std::uint16_t attempt = 0;
+    bool knows_attempts = false;
+    std::vector<std::size_t> my_slots;   // the event slots this input filled, each once
+    std::size_t first_exit = 0;
+    // Lines cut at the reader's limit: the text past it is not read, which the input's warning says.
+    std::uint64_t cut_lines = 0;
+    std::uint64_t line_no = 0;   // a live input's physical line count
+    std::uint64_t bytes = 0;     // a live input's bytes
+};
+
+Collector::~Collector() = default;
+
+Collector::Source Collector::open_source(const std::string& name, const std::string& path) {
+    Source s;
+    s.source = static_cast<std::uint32_t>(t_.sources.size());
+    s.name = name;
+    t_.sources.push_back(name);
+    t_.job_output_lines.push_back(0);
+    s.hints = path.empty() ? PathHints{} : path_hints(path);
+    s.base_key = s.hints.node_key.empty() ? "file:" + std::to_string(s.source) : "node:" + s.hints.node_key;
+    s.base_name = s.hints.node_key.empty() ? name : s.hints.node_key;
+    s.base_group = group_for(t_, group_index_, s.base_key, s.base_name);
+    if (s.hints.rank) t_.groups[s.base_group].path_rank = s.hints.rank;
+    if (s.hints.node) t_.groups[s.base_group].path_node = s.hints.node;
+    s.attempt = static_cast<std::uint16_t>(std::clamp(s.hints.attempt.value_or(0), 0, int{kMaxAttempts}));
+    s.knows_attempts = s.hints.attempt.has_value();
+    s.first_exit = t_.exits.size();
+    return s;
+}
+
+void Collector::read(LineReader& reader, const std::string& name, const std::string& path) {
+    Source s = open_source(name, path);
     std::string_view raw;
     bool truncated = false;
     std::uint64_t line_no = 0, next_progress = kProgressEvery;
-
-    // Launch attempts: the path's attempt_N, else counted from the restarts this file announces. A file that says
-    // neither leaves its lines' attempt unknown (they are read with every attempt).
-    constexpr std::uint16_t kMaxAttempts = 1000;
-    std::uint16_t attempt = static_cast<std::uint16_t>(std::clamp(hints.attempt.value_or(0), 0, int{kMaxAttempts}));
-    bool knows_attempts = hints.attempt.has_value();
-    std::vector<std::size_t> my_slots;
-    const std::size_t first_exit = t_.exits.size();
-
     HardWrapJoiner lines(reader);
-    // Lines cut at the reader's limit: the text past it is not read, which the input's warning says.
-    std::uint64_t cut_lines = 0;
     while (lines.next(raw, truncated, line_no)) {
-        ++t_.lines;
-        if (truncated) {
-            ++t_.truncated_lines;
-            ++cut_lines;
-        }
         if ((line_no & 0xFFF) == 0 && cancelled()) return;
         if (progress_ && reader.bytes_read() >= next_progress) {
             progress_(t_.bytes + reader.bytes_read());
             next_progress += kProgressEvery;
         }
-        normalize(raw, text);
-        if (text.empty()) continue;
-        // Ray's deduplication note was cut off: this line stands for other workers' identical lines too.
-        if (text.size() < raw.size() && raw.ends_with(" across cluster]")) t_.deduplicated = true;
-
-        if (open_lines_left > 0) {
-            --open_lines_left;
-            if (read_subject_field(text, t_.events[open_event])) continue;
-        }
-
-        Attribution a = attribute(text);
-        std::string_view body = std::string_view(text).substr(std::min(a.body_offset, text.size()));
-        ElasticLine el = elastic.feed(body);
-        const SrunSubject srun = read_topology_line(body, t_.topology);
-        const auto stated = stated_torch_version(body);
-        if (stated) t_.torch_stated.insert(*stated);
-        const bool job_shaped =
-            stated || el.kind != ElasticLine::Kind::none || !srun.host.empty() || job_output_line(a, text, body);
-        if (job_shaped) ++t_.job_output_lines[source];
-        const bool in_summary = elastic.current_rank() || elastic.current_local_rank();
-        if (in_summary) {
-            // Inside a summary record the record's worker is the subject, whatever the line itself says.
-            a.rank = elastic.current_rank();
-            a.local_rank = elastic.current_local_rank();
-        }
-
-        if (el.kind == ElasticLine::Kind::agent_failed) {
-            // "failed (exitcode: C) local_rank: L (pid: P)" is the agent speaking about worker L.
-            a.local_rank = el.local_rank;
-            a.rank.reset();
-        }
-        std::uint32_t group = base_group;
-        if (a.srun_task) {
-            group = group_for(t_, index, base_key + "|task:" + std::to_string(*a.srun_task),
-                              "task " + std::to_string(*a.srun_task) + " of " + base_name);
-            t_.groups[group].srun_task = a.srun_task;
-        }
-        Group& g = t_.groups[group];
-
-        RawKey key;
-        key.group = group;
-        // A path's rank (rank_3.log) applies to lines that say nothing themselves: ProcessTable does that, so that
-        // a line's own local rank still wins over it.
-        key.rank = a.rank;
-        key.local_rank = a.local_rank ? a.local_rank : hints.local_rank;
-        // A pid only identifies a worker when nothing better does (glog lines of the agent carry its own pid).
-        if (!key.rank && !key.local_rank) key.pid = a.pid;
-        // Inside a report another writer prints for a worker, lines that name nobody are that worker's.
-        const RawKey writer = key;
-        bool forwarded = false;
-        if (auto fwd = forwarded_open_.find(writer); fwd != forwarded_open_.end()) {
-            if (--fwd->second.lines_left <= 0) {
-                forwarded_open_.erase(fwd);
-            } else if (!a.rank && !a.local_rank) {
-                key = fwd->second.subject;
-                forwarded = true;
-            }
-        }
-
-        if (a.time) {
-            for (std::size_t slot : awaiting_stamp) {
-                Event& carried = t_.events[slot];
-                if (carried.source == source && !carried.time_exact && !carried.time_before && carried.time &&
-                    carried.time->has_date == a.time->has_date && carried.time->uptime == a.time->uptime)
-                    carried.time_before = a.time->seconds;
-            }
-            awaiting_stamp.clear();
-            last_time = a.time;
-            last_time_line = line_no;
-            writer_time[writer] = {*a.time, line_no};
-        }
-        if (a.host) g.hosts.insert(*a.host);
-        if (!srun.host.empty()) g.hosts.insert(srun.host);
-        if (a.rank) t_.ranks_named.insert(*a.rank);
-        if (a.rank && a.pid && !in_summary) g.note_pid_rank(*a.pid, *a.rank);
-        if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
-        if (a.nnodes) t_.nodes_stated = std::max(t_.nodes_stated.value_or(0), *a.nnodes);
-        if (a.min_nodes) t_.min_nodes = std::max(t_.min_nodes.value_or(0), *a.min_nodes);
-        if (a.max_nodes) t_.max_nodes = std::max(t_.max_nodes.value_or(0), *a.max_nodes);
-        // A rank read on a line of a local rank's own file (attempt_0/1/stdout.log) maps that local rank too.
-        if (a.rank && key.local_rank) g.note_local_rank(*key.local_rank, *a.rank);
-        if (a.host && a.pid) {
-            // A prefix's rank is the global one; an Init COMPLETE line's is its communicator's (the largest wins).
-            if (a.rank) t_.note_communicator_rank({*a.host, *a.pid}, *a.rank, Timeline::kStatedRank);
-            else if (a.comm_rank) t_.note_communicator_rank({*a.host, *a.pid}, *a.comm_rank, a.world_size.value_or(0));
-            // The pid behind a local rank's own file (attempt_0/1/stdout.log) ties that local rank to its rank.
-            if (key.local_rank) g.local_host_pid.try_emplace(*key.local_rank, *a.host, *a.pid);
-        }
-        if (const auto bus_rank = a.rank ? a.rank : a.comm_rank; bus_rank && a.host && a.bus_id)
-            t_.bus_to_rank.try_emplace({*a.host, *a.bus_id}, *bus_rank);   // world comm first
-
-        if (elastic.saw_elastic()) t_.torchrun = true;
-        if (el.kind == ElasticLine::Kind::sigterm && el.pid) g.sigterm_pids.insert(*el.pid);
-        if (el.kind == ElasticLine::Kind::agent_failed && el.pid && el.local_rank) g.pid_to_local[*el.pid] = *el.local_rank;
-        if (el.kind == ElasticLine::Kind::summary_exit || el.kind == ElasticLine::Kind::agent_failed) {
-            ExitRecord r;
-            r.group = group;
-            r.rank = el.rank;
-            r.local_rank = el.local_rank;
-            r.pid = el.pid;
-            r.exitcode = el.exitcode;
-            r.host = el.host;
-            r.root_cause_section = el.root_cause_section;
-            r.evidence = {name, line_no, evidence_text(text)};
-            r.attempt = attempt;
-            if (el.rank && el.local_rank) g.note_local_rank(*el.local_rank, *el.rank);
-            // The summary's host is the agent's own (its node); "localhost" names nothing.
-            if (el.host && *el.host != "localhost") g.hosts.insert(*el.host);
-            if (el.pid && el.local_rank) g.pid_to_local[*el.pid] = *el.local_rank;
-            t_.exits.push_back(std::move(r));
-        }
-
-        ProcessSummary& ps = t_.raw_processes[key];
-        ++ps.lines;
-        if (job_shaped) ++ps.job_lines;
-        if (in_summary || el.kind != ElasticLine::Kind::none) ++ps.launcher_lines;
-        else {
-            if (ps.last_line.file != name) ps.last_line.file = name;
-            ps.last_line.line = line_no;
-            assign_evidence_text(ps.last_line.text, text);
-        }
-        if (last_time) ps.last_time = last_time;
-        if (a.host) ps.host = a.host;
-        if (a.cuda_dev) ps.cuda_dev = a.cuda_dev;
-
-        auto survived = survived_open_.find(key);
-        if (survived != survived_open_.end() && --survived->second <= 0) {
-            survived_open_.erase(survived);
-            survived = survived_open_.end();
-        }
-        bool survived_ends = false, forwarded_ends = false;
-        const Entry* previous_entry = nullptr;
-        for (Hit& hit : matcher_.match(text)) {
-            const Signature* sig = hit.signature;
-            // A traceback's header, a report of an error the process survived, a chained exception, mp.spawn's
-            // "Process N terminated": a Python runtime's own output.
-            if (sig->mark == Mark::failure_start || sig->mark == Mark::survived_report ||
-                sig->mark == Mark::chain_link || sig->mark == Mark::names_next_report)
-                ++t_.job_output_lines[source];
-            // Two signatures of one entry on one line are one event (hits come grouped by entry).
-            if (sig->entry == previous_entry) continue;
-            previous_entry = sig->entry;
-            if (sig->mark == Mark::survived_report) {
-                survived_open_[key] = kSurvivedReportLines;
-                continue;
-            }
-            if (sig->mark == Mark::handled_record) handled_record_at_[key] = line_no;
-            if (sig->mark == Mark::chain_link && survived == survived_open_.end()) {
-                if (auto c = survived_closed_at_.find(key); c != survived_closed_at_.end() && line_no - c->second <= 3) {
-                    survived_open_[key] = kSurvivedReportLines;
-                    survived = survived_open_.find(key);
-                    continue;
-                }
-            }
-            if (sig->mark == Mark::failure_start && survived == survived_open_.end()) {
-                // A traceback right below a WARNING/INFO record is the exception that record logged and handled.
-                if (auto h = handled_record_at_.find(key); h != handled_record_at_.end() && line_no - h->second <= 2) {
-                    survived_open_[key] = kSurvivedReportLines;
-                    survived = survived_open_.find(key);
-                    continue;
-                }
-            }
-            if (sig->mark == Mark::names_next_report) {
-                RawKey subject{writer.group, std::nullopt, std::nullopt, std::nullopt};
-                if (auto r = hit.captures.find("rank"); r != hit.captures.end()) subject.rank = to_number<int>(r->second);
-                else if (auto l = hit.captures.find("local_rank"); l != hit.captures.end())
-                    subject.local_rank = to_number<int>(l->second);
-                if (subject.rank || subject.local_rank) forwarded_open_[writer] = {subject, kSurvivedReportLines};
-            }
-            if (forwarded && sig->role == Role::initiating && sig->mark != Mark::failure_start) forwarded_ends = true;
-            if (survived != survived_open_.end() && (sig->role != Role::context || sig->mark == Mark::failure_start)) {
-                // Inside "Exception ignored in:" / "Exception in thread": the process went on, whatever the
-                // exception was. Its line ends the report; the traceback header before it is part of it.
-                if (sig->mark != Mark::failure_start) survived_ends = true;
-                continue;
-            }
-            if (sig->torch) {
-                t_.torch = t_.torch_known ? t_.torch.intersect(*sig->torch) : *sig->torch;
-                t_.torch_known = true;
-            }
-            if (sig->launcher && *sig->launcher == "torchrun") t_.torchrun = true;
-            Event ev;
-            ev.signature = sig;
-            ev.role = sig->role;
-            ev.evidence = {name, line_no, evidence_text(text)};
-            ev.captures = std::move(hit.captures);
-            // A line without its own time takes its writer's latest stamp, else the file's.
-            auto lines_since = [&](std::uint64_t stamped) {
-                return static_cast<std::uint32_t>(std::min<std::uint64_t>(line_no - stamped, UINT32_MAX));
-            };
-            ev.time_exact = a.time.has_value();
-            if (a.time) {
-                ev.time = a.time;
-            } else if (auto w = writer_time.find(writer); w != writer_time.end()) {
-                ev.time = w->second.first;
-                ev.time_age = lines_since(w->second.second);
-                ev.time_from_writer = true;
-            } else {
-                ev.time = last_time;
-                ev.time_age = lines_since(last_time_line);
-            }
-            // The agent's summary and lines, and srun's own "srun: error: host: task N: ..." report a worker's exit.
-            ev.from_launcher = in_summary || el.kind != ElasticLine::Kind::none || !srun.host.empty();
-            ev.in_summary = in_summary;
-            ev.source = source;
-            ev.order = order_++;
-            ev.key = key;
-            ev.host = a.host ? a.host : srun.host.empty() ? std::nullopt : std::optional<std::string>(srun.host);
-            // srun's line about one task ("srun: error: node-b07: task 11: Out Of Memory") names its subject.
-            if (srun.task) ev.captures.try_emplace("task", std::to_string(*srun.task));
-            ev.cuda_dev = a.cuda_dev;
-            ev.attempt = attempt;
-            ev.process_group = a.process_group;
-            // Per worker and signature only a few events are kept, but lines about different pids (the agent's
-            // SIGTERM list, the OOM killer's victims) are different subjects and each keeps its own.
-            std::string subject;
-            if (auto it = ev.captures.find("pid"); it != ev.captures.end()) subject = it->second;
-            const bool names_subject = !subject.empty() || ev.captures.count("rank");
-            auto& [count, last_slot] = kept_[{key, sig, subject}];
-            std::size_t slot;
-            if (count < kFirstEventsKept) {
-                slot = t_.events.size();
-                t_.events.push_back(std::move(ev));
-            } else if (count == kFirstEventsKept) {
-                slot = last_slot = t_.events.size();
-                t_.events.push_back(std::move(ev));
-            } else {
-                slot = last_slot;
-                t_.events[last_slot] = std::move(ev);
-            }
-            ++count;
-            my_slots.push_back(slot);
-            if (sig->mark == Mark::ends_attempt && attempt < kMaxAttempts) {
-                ++attempt;
-                knows_attempts = true;
-            }
-            if (!t_.events[slot].time_exact && t_.events[slot].time) awaiting_stamp.push_back(slot);
-            if (!names_subject && sig->role != Role::context) {
-                open_event = slot;
-                open_lines_left = kSubjectFieldLines;
-            }
-        }
-        if (survived_ends) {
-            survived_open_.erase(key);
-            survived_closed_at_[key] = line_no;
-        }
-        if (forwarded_ends) forwarded_open_.erase(writer);
+        feed(s, raw, truncated, line_no);
     }
-    if (!knows_attempts) {
-        for (std::size_t slot : my_slots) t_.events[slot].attempt.reset();
-        for (std::size_t i = first_exit; i < t_.exits.size(); ++i) t_.exits[i].attempt.reset();
-    }
-    if (cut_lines > 0)
-        t_.warnings.push_back(name + ": " + std::to_string(cut_lines) + " line(s) longer than " +
-                              std::to_string(LineReader::kDefaultMaxLine >> 20) +
-                              " MiB were cut; the text past that in each was not read");
+    close_source(s, t_);
     t_.bytes += reader.bytes_read();
 }
 
-Timeline Collector::finish() {
-    if (t_.topology.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *t_.topology.world_size);
+// The end of an input: a file that never said which attempt its lines are leaves their attempt unknown.
+void Collector::close_source(const Source& s, Timeline& t) const {
+    if (!s.knows_attempts) {
+        for (std::size_t slot : s.my_slots) t.events[slot].attempt.reset();
+        for (std::size_t i = s.first_exit; i < t.exits.size(); ++i) t.exits[i].attempt.reset();
+    }
+    if (s.cut_lines > 0)
+        t.warnings.push_back(s.name + ": " + std::to_string(s.cut_lines) + " line(s) longer than " +
+                             std::to_string(LineReader::kDefaultMaxLine >> 20) +
+                             " MiB were cut; the text past that in each was not read");
+}
+
+std::size_t Collector::open_live(const std::string& name, const std::string& path) {
+    const std::size_t id = next_live_++;
+    live_.emplace(id, std::make_unique<Source>(open_source(name, path)));
+    return id;
+}
+
+void Collector::add_line(std::size_t live, std::string_view line, bool truncated) {
+    auto it = live_.find(live);
+    if (it == live_.end()) return;
+    Source& s = *it->second;
+    s.bytes += line.size() + 1;
+    t_.bytes += line.size() + 1;
+    feed(s, line, truncated, ++s.line_no);
+}
+
+void Collector::close_live(std::size_t live) {
+    auto it = live_.find(live);
+    if (it == live_.end()) return;
+    close_source(*it->second, t_);
+    live_.erase(it);
+}
+
+// One line of an input, in the order the input holds them.
+void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint64_t line_no) {
+    // (named as read() named them when the loop below was its own)
+    const std::uint32_t source = s.source;
+    const std::string& name = s.name;
+    const PathHints& hints = s.hints;
+    const std::string& base_key = s.base_key;
+    const std::string& base_name = s.base_name;
+    const std::uint32_t base_group = s.base_group;
+    std::map<std::string, std::uint32_t>& index = group_index_;
+    ElasticSummaryReader& elastic = s.elastic;
+    std::size_t& open_event = s.open_event;
+    int& open_lines_left = s.open_lines_left;
+    std::optional<Timestamp>& last_time = s.last_time;
+    std::vector<std::size_t>& awaiting_stamp = s.awaiting_stamp;
+    std::uint64_t& last_time_line = s.last_time_line;
+    auto& writer_time = s.writer_time;
+    std::string& text = s.text;
+    std::uint16_t& attempt = s.attempt;
+    bool& knows_attempts = s.knows_attempts;
+    std::vector<std::size_t>& my_slots = s.my_slots;
+    ++t_.lines;
+    if (truncated) {
+        ++t_.truncated_lines;
+        ++s.cut_lines;
+    }
+    normalize(raw, text);
+    if (text.empty()) return;
+    // Ray's deduplication note was cut off: this line stands for other workers' identical lines too.
+    if (text.size() < raw.size() && raw.ends_with(" across cluster]")) t_.deduplicated = true;
+
+    if (open_lines_left > 0) {
+        --open_lines_left;
+        if (read_subject_field(text, t_.events[open_event])) return;
+    }
+
+    Attribution a = attribute(text);
+    std::string_view body = std::string_view(text).substr(std::min(a.body_offset, text.size()));
+    ElasticLine el = elastic.feed(body);
+    const SrunSubject srun = read_topology_line(body, t_.topology);
+    const auto stated = stated_torch_version(body);
+    if (stated) t_.torch_stated.insert(*stated);
+    const bool job_shaped =
+        stated || el.kind != ElasticLine::Kind::none || !srun.host.empty() || job_output_line(a, text, body);
+    if (job_shaped) ++t_.job_output_lines[source];
+    const bool in_summary = elastic.current_rank() || elastic.current_local_rank();
+    if (in_summary) {
+        // Inside a summary record the record's worker is the subject, whatever the line itself says.
+        a.rank = elastic.current_rank();
+        a.local_rank = elastic.current_local_rank();
+    }
+
+    if (el.kind == ElasticLine::Kind::agent_failed) {
+        // "failed (exitcode: C) local_rank: L (pid: P)" is the agent speaking about worker L.
+        a.local_rank = el.local_rank;
+        a.rank.reset();
+    }
+    std::uint32_t group = base_group;
+    if (a.srun_task) {
+        group = group_for(t_, index, base_key + "|task:" + std::to_string(*a.srun_task),
+                          "task " + std::to_string(*a.srun_task) + " of " + base_name);
+        t_.groups[group].srun_task = a.srun_task;
+    }
+    Group& g = t_.groups[group];
+
+    RawKey key;
+    key.group = group;
+    // A path's rank (rank_3.log) applies to lines that say nothing themselves: ProcessTable does that, so that
+    // a line's own local rank still wins over it.
+    key.rank = a.rank;
+    key.local_rank = a.local_rank ? a.local_rank : hints.local_rank;
+    // A pid only identifies a worker when nothing better does (glog lines of the agent carry its own pid).
+    if (!key.rank && !key.local_rank) key.pid = a.pid;
+    // Inside a report another writer prints for a worker, lines that name nobody are that worker's.
+    const RawKey writer = key;
+    bool forwarded = false;
+    if (auto fwd = forwarded_open_.find(writer); fwd != forwarded_open_.end()) {
+        if (--fwd->second.lines_left <= 0) {
+            forwarded_open_.erase(fwd);
+        } else if (!a.rank && !a.local_rank) {
+            key = fwd->second.subject;
+            forwarded = true;
+        }
+    }
+
+    if (a.time) {
+        for (std::size_t slot : awaiting_stamp) {
+            Event& carried = t_.events[slot];
+            if (carried.source == source && !carried.time_exact && !carried.time_before && carried.time &&
+                carried.time->has_date == a.time->has_date && carried.time->uptime == a.time->uptime)
+                carried.time_before = a.time->seconds;
+        }
+        awaiting_stamp.clear();
+        last_time = a.time;
+        last_time_line = line_no;
+        writer_time[writer] = {*a.time, line_no};
+    }
+    if (a.host) g.hosts.insert(*a.host);
+    if (!srun.host.empty()) g.hosts.insert(srun.host);
+    if (a.rank) t_.ranks_named.insert(*a.rank);
+    if (a.rank && a.pid && !in_summary) g.note_pid_rank(*a.pid, *a.rank);
+    if (a.world_size) t_.world_size = std::max(t_.world_size.value_or(0), *a.world_size);
+    if (a.nnodes) t_.nodes_stated = std::max(t_.nodes_stated.value_or(0), *a.nnodes);
+    if (a.min_nodes) t_.min_nodes = std::max(t_.min_nodes.value_or(0), *a.min_nodes);
+    if (a.max_nodes) t_.max_nodes = std::max(t_.max_nodes.value_or(0), *a.max_nodes);
+    // A rank read on a line of a local rank's own file (attempt_0/1/stdout.log) maps that local rank too.
+    if (a.rank && key.local_rank) g.note_local_rank(*key.local_rank, *a.rank);
+    if (a.host && a.pid) {
+        // A prefix's rank is the global one; an Init COMPLETE line's is its communicator's (the largest wins).
+        if (a.rank) t_.note_communicator_rank({*a.host, *a.pid}, *a.rank, Timeline::kStatedRank);
+        else if (a.comm_rank) t_.note_communicator_rank({*a.host, *a.pid}, *a.comm_rank, a.world_size.value_or(0));
+        // The pid behind a local rank's own file (attempt_0/1/stdout.log) ties that local rank to its rank.
+        if (key.local_rank) g.local_host_pid.try_emplace(*key.local_rank, *a.host, *a.pid);
+    }
+    if (const auto bus_rank = a.rank ? a.rank : a.comm_rank; bus_rank && a.host && a.bus_id)
+        t_.bus_to_rank.try_emplace({*a.host, *a.bus_id}, *bus_rank);   // world comm first
+
+    if (elastic.saw_elastic()) t_.torchrun = true;
+    if (el.kind == ElasticLine::Kind::sigterm && el.pid) g.sigterm_pids.insert(*el.pid);
+    if (el.kind == ElasticLine::Kind::agent_failed && el.pid && el.local_rank) g.pid_to_local[*el.pid] = *el.local_rank;
+    if (el.kind == ElasticLine::Kind::summary_exit || el.kind == ElasticLine::Kind::agent_failed) {
+        ExitRecord r;
+        r.group = group;
+        r.rank = el.rank;
+        r.local_rank = el.local_rank;
+        r.pid = el.pid;
+        r.exitcode = el.exitcode;
+        r.host = el.host;
+        r.root_cause_section = el.root_cause_section;
+        r.evidence = {name, line_no, evidence_text(text)};
+        r.attempt = attempt;
+        if (el.rank && el.local_rank) g.note_local_rank(*el.local_rank, *el.rank);
+        // The summary's host is the agent's own (its node); "localhost" names nothing.
+        if (el.host && *el.host != "localhost") g.hosts.insert(*el.host);
+        if (el.pid && el.local_rank) g.pid_to_local[*el.pid] = *el.local_rank;
+        t_.exits.push_back(std::move(r));
+    }
+
+    ProcessSummary& ps = t_.raw_processes[key];
+    ++ps.lines;
+    if (job_shaped) ++ps.job_lines;
+    if (in_summary || el.kind != ElasticLine::Kind::none) ++ps.launcher_lines;
+    else {
+        if (ps.last_line.file != name) ps.last_line.file = name;
+        ps.last_line.line = line_no;
+        assign_evidence_text(ps.last_line.text, text);
+    }
+    if (last_time) ps.last_time = last_time;
+    if (a.host) ps.host = a.host;
+    if (a.cuda_dev) ps.cuda_dev = a.cuda_dev;
+
+    auto survived = survived_open_.find(key);
+    if (survived != survived_open_.end() && --survived->second <= 0) {
+        survived_open_.erase(survived);
+        survived = survived_open_.end();
+    }
+    bool survived_ends = false, forwarded_ends = false;
+    const Entry* previous_entry = nullptr;
+    for (Hit& hit : matcher_.match(text)) {
+        const Signature* sig = hit.signature;
+        // A traceback's header, a report of an error the process survived, a chained exception, mp.spawn's
+        // "Process N terminated": a Python runtime's own output.
+        if (sig->mark == Mark::failure_start || sig->mark == Mark::survived_report ||
+            sig->mark == Mark::chain_link || sig->mark == Mark::names_next_report)
+            ++t_.job_output_lines[source];
+        // Two signatures of one entry on one line are one event (hits come grouped by entry).
+        if (sig->entry == previous_entry) continue;
+        previous_entry = sig->entry;
+        if (sig->mark == Mark::survived_report) {
+            survived_open_[key] = kSurvivedReportLines;
+            continue;
+        }
+        if (sig->mark == Mark::handled_record) handled_record_at_[key] = line_no;
+        if (sig->mark == Mark::chain_link && survived == survived_open_.end()) {
+            if (auto c = survived_closed_at_.find(key); c != survived_closed_at_.end() && line_no - c->second <= 3) {
+                survived_open_[key] = kSurvivedReportLines;
+                survived = survived_open_.find(key);
+                continue;
+            }
+        }
+        if (sig->mark == Mark::failure_start && survived == survived_open_.end()) {
+            // A traceback right below a WARNING/INFO record is the exception that record logged and handled.
+            if (auto h = handled_record_at_.find(key); h != handled_record_at_.end() && line_no - h->second <= 2) {
+                survived_open_[key] = kSurvivedReportLines;
+                survived = survived_open_.find(key);
+                continue;
+            }
+        }
+        if (sig->mark == Mark::names_next_report) {
+            RawKey subject{writer.group, std::nullopt, std::nullopt, std::nullopt};
+            if (auto r = hit.captures.find("rank"); r != hit.captures.end()) subject.rank = to_number<int>(r->second);
+            else if (auto l = hit.captures.find("local_rank"); l != hit.captures.end())
+                subject.local_rank = to_number<int>(l->second);
+            if (subject.rank || subject.local_rank) forwarded_open_[writer] = {subject, kSurvivedReportLines};
+        }
+        if (forwarded && sig->role == Role::initiating && sig->mark != Mark::failure_start) forwarded_ends = true;
+        if (survived != survived_open_.end() && (sig->role != Role::context || sig->mark == Mark::failure_start)) {
+            // Inside "Exception ignored in:" / "Exception in thread": the process went on, whatever the
+            // exception was. Its line ends the report; the traceback header before it is part of it.
+            if (sig->mark != Mark::failure_start) survived_ends = true;
+            continue;
+        }
+        if (sig->torch) {
+            t_.torch = t_.torch_known ? t_.torch.intersect(*sig->torch) : *sig->torch;
+            t_.torch_known = true;
+        }
+        if (sig->launcher && *sig->launcher == "torchrun") t_.torchrun = true;
+        Event ev;
+        ev.signature = sig;
+        ev.role = sig->role;
+        ev.evidence = {name, line_no, evidence_text(text)};
+        ev.captures = std::move(hit.captures);
+        // A line without its own time takes its writer's latest stamp, else the file's.
+        auto lines_since = [&](std::uint64_t stamped) {
+            return static_cast<std::uint32_t>(std::min<std::uint64_t>(line_no - stamped, UINT32_MAX));
+        };
+        ev.time_exact = a.time.has_value();
+        if (a.time) {
+            ev.time = a.time;
+        } else if (auto w = writer_time.find(writer); w != writer_time.end()) {
+            ev.time = w->second.first;
+            ev.time_age = lines_since(w->second.second);
+            ev.time_from_writer = true;
+        } else {
+            ev.time = last_time;
+            ev.time_age = lines_since(last_time_line);
+        }
+        // The agent's summary and lines, and srun's own "srun: error: host: task N: ..." report a worker's exit.
+        ev.from_launcher = in_summary || el.kind != ElasticLine::Kind::none || !srun.host.empty();
+        ev.in_summary = in_summary;
+        ev.source = source;
+        ev.order = order_++;
+        ev.key = key;
+        ev.host = a.host ? a.host : srun.host.empty() ? std::nullopt : std::optional<std::string>(srun.host);
+        // srun's line about one task ("srun: error: node-b07: task 11: Out Of Memory") names its subject.
+        if (srun.task) ev.captures.try_emplace("task", std::to_string(*srun.task));
+        ev.cuda_dev = a.cuda_dev;
+        ev.attempt = attempt;
+        ev.process_group = a.process_group;
+        // Per worker and signature only a few events are kept, but lines about different pids (the agent's
+        // SIGTERM list, the OOM killer's victims) are different subjects and each keeps its own.
+        std::string subject;
+        if (auto it = ev.captures.find("pid"); it != ev.captures.end()) subject = it->second;
+        const bool names_subject = !subject.empty() || ev.captures.count("rank");
+        auto& [count, last_slot] = kept_[{key, sig, subject}];
+        std::size_t slot;
+        if (count < kFirstEventsKept) {
+            slot = t_.events.size();
+            t_.events.push_back(std::move(ev));
+        } else if (count == kFirstEventsKept) {
+            slot = last_slot = t_.events.size();
+            t_.events.push_back(std::move(ev));
+        } else {
+            slot = last_slot;
+            t_.events[last_slot] = std::move(ev);
+        }
+        if (count <= kFirstEventsKept) my_slots.push_back(slot);   // a replaced slot is listed already
+        ++count;
+        if (sig->mark == Mark::ends_attempt && attempt < kMaxAttempts) {
+            ++attempt;
+            knows_attempts = true;
+        }
+        if (!t_.events[slot].time_exact && t_.events[slot].time) note_awaiting_stamp(awaiting_stamp, slot);
+        if (!names_subject && sig->role != Role::context) {
+            open_event = slot;
+            open_lines_left = kSubjectFieldLines;
+        }
+    }
+    if (survived_ends) {
+        survived_open_.erase(key);
+        survived_closed_at_[key] = line_no;
+    }
+    if (forwarded_ends) forwarded_open_.erase(writer);
+}
+
+namespace {
+
+// What finish() adds once every line is in: the world size srun stated, task hosts, the stated torch version.
+void conclude(Timeline& t) {
+    if (t.topology.world_size) t.world_size = std::max(t.world_size.value_or(0), *t.topology.world_size);
     // srun's "srun: error: host: task N" lines name the host of task N's group, and of the file the step wrote.
-    for (auto& g : t_.groups)
+    for (auto& g : t.groups)
         if (g.srun_task)
-            if (auto it = t_.topology.task_hosts.find(*g.srun_task); it != t_.topology.task_hosts.end()) g.hosts.insert(it->second);
+            if (auto it = t.topology.task_hosts.find(*g.srun_task); it != t.topology.task_hosts.end()) g.hosts.insert(it->second);
     // A version range that became empty means the formats disagree (mixed logs): say nothing about versions.
-    if (t_.torch_known && t_.torch.empty()) t_.torch_known = false;
-    t_.apply_stated_torch();
+    if (t.torch_known && t.torch.empty()) t.torch_known = false;
+    t.apply_stated_torch();
+}
+
+}  // namespace
+
+Timeline Collector::finish() {
+    while (!live_.empty()) close_live(live_.begin()->first);
+    conclude(t_);
     return std::move(t_);
+}
+
+Timeline Collector::snapshot() const {
+    Timeline t = t_;
+    for (const auto& [id, source] : live_) close_source(*source, t);
+    conclude(t);
+    return t;
 }
 
 }  // namespace denpex

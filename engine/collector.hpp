@@ -3,14 +3,22 @@
 // Contract. Each input (a file descriptor or in-memory text) is streamed once: every line is normalised,
 // attributed, matched against the knowledge signatures in one RE2::Set pass, and folded into per-process
 // summaries and a bounded list of events (the first few and the latest of each signature per process), so
-// memory does not grow with input size. Not thread-safe: one Collector per diagnosis.
-// its own Collector. `finish()` resolves raw keys into processes and returns the
-// Timeline. Cancellation is polled between lines.
+// memory does not grow with input size. Not thread-safe: one Collector per diagnosis (or per reader thread).
+// `finish()` completes the Timeline and hands it over. Cancellation is polled between lines.
+//
+// Live inputs (denpex watch, through engine/live_diagnosis.hpp). `open_live` starts an input whose lines arrive
+// over time; `add_line` reads its next complete line (no terminator) exactly as a file's line is read, except
+// that terminal hard-wrap joining (which must see an input's first 400 lines first) is not applied; `close_live`
+// ends it as the end of a file would. `snapshot()` returns the Timeline finish() would return now, open live
+// inputs read as if they ended here, and leaves the state as it is for more lines. Memory stays bounded as for a
+// file: nothing of a line is kept but the events and summaries it yields.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -33,9 +41,22 @@ public:
     void set_progress(std::function<void(std::uint64_t)> progress) { progress_ = std::move(progress); }
     bool cancelled() const { return cancel_ && cancel_->load(std::memory_order_relaxed); }
 
+    std::size_t open_live(const std::string& name, const std::string& path);
+    void add_line(std::size_t live, std::string_view line, bool truncated = false);
+    void close_live(std::size_t live);
+    // Events recorded so far (kept or replaced): it changes only when a line matched a signature.
+    std::uint64_t events_seen() const { return order_; }
+
     Timeline finish();
+    Timeline snapshot() const;
+
+    ~Collector();
 
 private:
+    struct Source;
+    Source open_source(const std::string& name, const std::string& path);
+    void feed(Source& s, std::string_view raw, bool truncated, std::uint64_t line_no);
+    void close_source(const Source& s, Timeline& t) const;
     void read(class LineReader& reader, const std::string& name, const std::string& path);
 
     const Matcher& matcher_;
@@ -57,6 +78,8 @@ private:
     std::map<RawKey, std::uint64_t> survived_closed_at_;
     std::map<std::string, std::uint32_t> group_index_;
     std::uint64_t order_ = 0;
+    std::map<std::size_t, std::unique_ptr<Source>> live_;
+    std::size_t next_live_ = 0;
     const std::atomic<bool>* cancel_ = nullptr;
     std::function<void(std::uint64_t)> progress_;
 };

@@ -185,10 +185,14 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
         t.warnings.push_back("not read: " + std::to_string(input.not_read.size() - kListed) + " more file" +
                              (input.not_read.size() - kListed == 1 ? "" : "s"));
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
+    return reason_over(std::move(t), options.mask);
+}
+
+Report Engine::reason_over(Timeline t, const MaskOptions& mask) const {
     try {
         for (auto& w : drop_non_job_inputs(t)) t.warnings.push_back(std::move(w));
         Report report = reason(t, kb_);
-        mask_report(report, options.mask);
+        mask_report(report, mask);
         return report;
     } catch (const std::exception& e) {
         // No verdict rather than no process: the inputs and warnings still say what was read.
@@ -198,7 +202,7 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
         report.lines = t.lines;
         report.warnings = t.warnings;
         report.warnings.push_back(std::string("no diagnosis: the reasoning failed: ") + e.what());
-        mask_report(report, options.mask);
+        mask_report(report, mask);
         return report;
     }
 }

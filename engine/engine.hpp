@@ -75,6 +75,11 @@ public:
     // Returns false (and sets `cancelled`) when cancelled before the end.
     Report diagnose(const DiagnoseInput& input, const DiagnoseOptions& options = {}, bool* cancelled = nullptr) const;
 
+    // The reasoning step of diagnose(), over a Timeline already read (engine/live_diagnosis.hpp's snapshots):
+    // inputs that are no job's output set aside, the verdict, then masking. Never throws because of what the
+    // Timeline holds: a failed reasoning is a Report without diagnoses that says so in a warning.
+    Report reason_over(Timeline t, const MaskOptions& mask) const;
+
 private:
     KnowledgeBase kb_;
     std::unique_ptr<Matcher> matcher_;

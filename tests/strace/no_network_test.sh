@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# "Nothing leaves the machine": a whole `denpex diagnose` of the bundled example and a short `denpex serve` session
+# "Nothing leaves the machine": a whole `denpex diagnose` of the bundled example, `denpex watch` of it on stdin, and a
+# short `denpex serve` session
 # (initialize, a log document opened, shutdown, exit over stdin) make no network system call at all (socket,
 # connect, bind, sendto, ...), followed into every thread with `strace -f -e trace=network`.
 # Skipped (exit 77) when strace is not installed or may not trace here (ptrace forbidden in a container).
@@ -34,6 +35,14 @@ rc=$?
 check "diagnose of the example runs under strace and makes a diagnosis (exit $rc)" \
     $([ $rc -eq 0 ] && grep -q '"watchdog-timeout-silent-oom"' "$TMP/diagnose.out" && echo 0 || echo 1)
 no_network "$TMP/diagnose.trace"; check "diagnose makes no socket/connect (no network) call" $?
+
+# A watch of the example on stdin, to its end (the final report), with an --exec hook: no network either.
+cat "$EX"/node*.log | strace -f -qq -e trace=network -o "$TMP/watch.trace" "$DENPEX" watch --exec 'cat >/dev/null' - \
+    >"$TMP/watch.out" 2>"$TMP/watch.err"
+rc=$?
+check "watch of the example on stdin runs under strace and ends with its final report (exit $rc)" \
+    $([ $rc -eq 0 ] && grep -q 'final report' "$TMP/watch.out" && echo 0 || echo 1)
+no_network "$TMP/watch.trace"; check "watch makes no socket/connect (no network) call" $?
 
 # The serve session, framed as LSP over stdin.
 python3 - "$EX/node1.log" >"$TMP/session.in" <<'PY'

@@ -1,0 +1,112 @@
+#include "cli/watch_options.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace denpex::cli {
+namespace {
+
+struct OptionSpec {
+    const char* name;
+    const char* value;   // nullptr: a flag
+    const char* help;
+    // Applies the option; returns a usage error or nullopt.
+    std::function<std::optional<std::string>(WatchCliOptions&, const std::string&)> apply;
+};
+
+const std::vector<OptionSpec>& option_table() {
+    using O = WatchCliOptions;
+    using R = std::optional<std::string>;
+    static const std::vector<OptionSpec> table = {
+        {"--json", nullptr, "JSON Lines: one object per update, the diagnose --json report inside",
+         [](O& o, const std::string&) -> R { o.format = WatchFormat::json_lines; return std::nullopt; }},
+        {"--exec", "CMD", "run CMD (/bin/sh -c) once per new initiating event: the JSON on its stdin, DENPEX_* "
+                          "variables in its environment",
+         [](O& o, const std::string& v) -> R {
+             if (v.empty()) return "--exec needs a command";
+             if (o.exec) return "--exec may be given once";
+             o.exec = v;
+             return std::nullopt;
+         }},
+        {"--from-end", nullptr, "skip what the files hold already; read only lines written from now on",
+         [](O& o, const std::string&) -> R { o.from_end = true; return std::nullopt; }},
+        {"--knowledge", "DIR", "add a team's knowledge entries (repeatable; a broken entry is an error)",
+         [](O& o, const std::string& v) -> R {
+             if (v.empty()) return "--knowledge needs a directory";
+             o.knowledge_dirs.push_back(v);
+             return std::nullopt;
+         }},
+        {"--no-mask", nullptr, "show the logs' raw text (secrets, tokens, e-mail addresses are masked by default)",
+         [](O& o, const std::string&) -> R { o.mask.secrets = false; return std::nullopt; }},
+        {"--mask-hosts", nullptr, "also replace host names and IP addresses by pseudonyms",
+         [](O& o, const std::string&) -> R { o.mask.hosts = true; return std::nullopt; }},
+    };
+    return table;
+}
+
+const OptionSpec* find_option(const std::string& name) {
+    for (const auto& spec : option_table())
+        if (name == spec.name) return &spec;
+    return nullptr;
+}
+
+std::optional<std::string> check_paths(const WatchCliOptions& o) {
+    if (o.paths.empty()) return "watch needs at least one log file, directory, or - for stdin";
+    if (std::count(o.paths.begin(), o.paths.end(), "-") > 1) return "watch reads stdin (-) once";
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> parse_watch_options(const std::vector<std::string>& args, WatchCliOptions& out) {
+    bool options_done = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (options_done || a == "-" || a.empty() || a[0] != '-') {
+            out.paths.push_back(a);
+            continue;
+        }
+        if (a == "--") {
+            options_done = true;
+            continue;
+        }
+        const std::size_t eq = a.find('=');
+        const std::string name = a.substr(0, eq);
+        const OptionSpec* spec = find_option(name);
+        if (!spec || (!spec->value && eq != std::string::npos)) return "unknown option '" + a + "' for watch";
+        std::string value;
+        if (spec->value && eq != std::string::npos) value = a.substr(eq + 1);
+        else if (spec->value) {
+            if (i + 1 >= args.size()) return name + " needs " + (name == "--knowledge" ? "a directory" : "a command");
+            value = args[++i];
+        }
+        if (auto error = spec->apply(out, value)) return error;
+    }
+    return check_paths(out);
+}
+
+std::string watch_usage() {
+    std::string usage =
+        "usage: denpex watch [--json] [--exec CMD] [--from-end] [--no-mask] [--mask-hosts] [--knowledge DIR]...\n"
+        "                    PATH... | -\n"
+        "\n"
+        "Follows a running job's logs: files as they grow (rotated or truncated ones too), new files in watched\n"
+        "directories (a new node's log, attempt_1/), and stdin (- : kubectl logs -f, tail -F). The first failure\n"
+        "of one rank (an OOM, an Xid, a segfault, an exception) is announced as soon as its line is written, with\n"
+        "the rank, host and evidence; the verdict is printed again each time it changes; a final report is printed\n"
+        "when stdin ends (when it is the only input) or on SIGINT/SIGTERM.\n";
+    for (const auto& spec : option_table()) {
+        std::string left = std::string("  ") + spec.name + (spec.value ? std::string(" ") + spec.value : "");
+        left.resize(std::max<std::size_t>(left.size() + 2, 20), ' ');
+        usage += left + spec.help + "\n";
+    }
+    usage +=
+        "  -h, --help        print this help\n"
+        "--exec's environment: DENPEX_EVENT, DENPEX_FAILURE, DENPEX_RANK, DENPEX_HOST, DENPEX_CONFIDENCE,\n"
+        "DENPEX_EVIDENCE_FILE, DENPEX_EVIDENCE_LINE (log text is never put into the command line).\n"
+        "Exit codes (of the final report, as diagnose's): 0 decided, 1 nothing found, 2 usage error,\n"
+        "            3 undetermined.\n";
+    return usage;
+}
+
+}  // namespace denpex::cli
