@@ -118,7 +118,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
     std::uint64_t last_time_line = 0;
     // Each writer's latest stamp in this file: the record a process logs right before its traceback dates it.
     std::map<RawKey, std::pair<Timestamp, std::uint64_t>> writer_time;
-    std::string text;
+    std::string scratch;   // a line that needs normalising is written here (reused: no allocation per line)
     std::string_view raw;
     bool truncated = false;
     std::uint64_t line_no = 0, next_progress = kProgressEvery;
@@ -145,7 +145,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
             progress_(t_.bytes + reader.bytes_read());
             next_progress += kProgressEvery;
         }
-        normalize(raw, text);
+        const std::string_view text = normalized(raw, scratch);
         if (text.empty()) continue;
         // Ray's deduplication note was cut off: this line stands for other workers' identical lines too.
         if (text.size() < raw.size() && raw.ends_with(" across cluster]")) t_.deduplicated = true;
@@ -156,7 +156,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
         }
 
         Attribution a = attribute(text);
-        std::string_view body = std::string_view(text).substr(std::min(a.body_offset, text.size()));
+        std::string_view body = text.substr(std::min(a.body_offset, text.size()));
         ElasticLine el = elastic.feed(body);
         const SrunSubject srun = read_topology_line(body, t_.topology);
         const auto stated = stated_torch_version(body);
