@@ -24,7 +24,7 @@ TEST_CASE("normalized: Ray's note is cut on the fast path too") {
 }
 
 TEST_CASE("normalized: any other line gives exactly what normalize writes") {
-    for (const std::string raw : {std::string("\x1b[31m[rank3]: RuntimeError\x1b[0m: boom\r"), std::string("a\rb\r"),
+    for (const std::string& raw : {std::string("\x1b[31m[rank3]: RuntimeError\x1b[0m: boom\r"), std::string("a\rb\r"),
                                   std::string("caf\xc3\xa9 \xff ok"), std::string("x\0y", 3), std::string("bell\x07"),
                                   std::string("del\x7f"), std::string("")}) {
         std::string scratch, want;
