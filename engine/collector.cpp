@@ -125,7 +125,7 @@ struct Collector::Source {
     std::uint64_t last_time_line = 0;
     // Each writer's latest stamp in this file: the record a process logs right before its traceback dates it.
     std::map<RawKey, std::pair<Timestamp, std::uint64_t>> writer_time;
-    std::string text;
+    std::string scratch;   // a line that needs normalising is written here (reused: no allocation per line)
     // Launch attempts: the path's attempt_N, else counted from the restarts this file announces. A file that says
     // neither leaves its lines' attempt unknown (they are read with every attempt).
     std::uint16_t attempt = 0;
@@ -227,7 +227,7 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
     std::vector<std::size_t>& awaiting_stamp = s.awaiting_stamp;
     std::uint64_t& last_time_line = s.last_time_line;
     auto& writer_time = s.writer_time;
-    std::string& text = s.text;
+    std::string& scratch = s.scratch;
     std::uint16_t& attempt = s.attempt;
     bool& knows_attempts = s.knows_attempts;
     std::vector<std::size_t>& my_slots = s.my_slots;
@@ -236,7 +236,7 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
         ++t_.truncated_lines;
         ++s.cut_lines;
     }
-    normalize(raw, text);
+    const std::string_view text = normalized(raw, scratch);
     if (text.empty()) return;
     // Ray's deduplication note was cut off: this line stands for other workers' identical lines too.
     if (text.size() < raw.size() && raw.ends_with(" across cluster]")) t_.deduplicated = true;
@@ -247,7 +247,7 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
     }
 
     Attribution a = attribute(text);
-    std::string_view body = std::string_view(text).substr(std::min(a.body_offset, text.size()));
+    std::string_view body = text.substr(std::min(a.body_offset, text.size()));
     ElasticLine el = elastic.feed(body);
     const SrunSubject srun = read_topology_line(body, t_.topology);
     const auto stated = stated_torch_version(body);

@@ -45,7 +45,34 @@ std::size_t skip_escape(std::string_view s, std::size_t i) {
     return j + 1;   // two-byte escape
 }
 
+// Whether every byte is printable ASCII or TAB: nothing for the general pass to do but Ray's note.
+bool plain_ascii(std::string_view s) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const auto* end = p + s.size();
+    bool plain = true;
+    for (; p != end; ++p) plain &= (*p >= 0x20 && *p < 0x7f) || *p == '\t';   // branch-free: vectorises
+    return plain;
+}
+
+// Ray's log deduplication appends " [repeated 3x across cluster]": a display note, not the message, and it would
+// keep patterns that end at the line's end from matching. Returns the text's length without it.
+std::size_t without_ray_note(std::string_view text) {
+    constexpr std::string_view kRayTail = " across cluster]";
+    if (text.size() > kRayTail.size() && text.ends_with(kRayTail)) {
+        if (std::size_t open = text.rfind(" [repeated ");
+            open != std::string_view::npos && text.size() - open <= kRayTail.size() + 24)
+            return open;
+    }
+    return text.size();
+}
+
 }  // namespace
+
+std::string_view normalized(std::string_view raw, std::string& scratch) {
+    if (plain_ascii(raw)) return raw.substr(0, without_ray_note(raw));
+    normalize(raw, scratch);
+    return scratch;
+}
 
 bool normalize(std::string_view raw, std::string& out) {
     out.clear();
@@ -101,15 +128,9 @@ bool normalize(std::string_view raw, std::string& out) {
         out.append(raw.data() + i, n);
         i += n;
     }
-    // Ray's log deduplication appends " [repeated 3x across cluster]": a display note, not the message, and it
-    // would keep patterns that end at the line's end from matching.
-    constexpr std::string_view kRayTail = " across cluster]";
-    if (out.size() > kRayTail.size() && out.ends_with(kRayTail)) {
-        if (std::size_t open = out.rfind(" [repeated ");
-            open != std::string::npos && out.size() - open <= kRayTail.size() + 24) {
-            out.resize(open);
-            changed = true;
-        }
+    if (const std::size_t kept = without_ray_note(out); kept != out.size()) {
+        out.resize(kept);
+        changed = true;
     }
     return changed;
 }
