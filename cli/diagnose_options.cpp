@@ -3,16 +3,12 @@
 #include <array>
 #include <functional>
 
+#include "cli/option_table.hpp"
+
 namespace denpex::cli {
 namespace {
 
-struct OptionSpec {
-    const char* name;
-    const char* value;   // nullptr: a flag
-    const char* help;
-    // Applies the option; returns a usage error or nullopt.
-    std::function<std::optional<std::string>(DiagnoseCliOptions&, const std::string&)> apply;
-};
+using Spec = OptionSpec<DiagnoseCliOptions>;
 
 std::optional<std::string> set_format(DiagnoseCliOptions& o, OutputFormat f) {
     if (o.format != OutputFormat::text && o.format != f) return "--json and --sarif exclude each other";
@@ -20,10 +16,10 @@ std::optional<std::string> set_format(DiagnoseCliOptions& o, OutputFormat f) {
     return std::nullopt;
 }
 
-const std::vector<OptionSpec>& option_table() {
+const std::vector<Spec>& option_table() {
     using O = DiagnoseCliOptions;
     using R = std::optional<std::string>;
-    static const std::vector<OptionSpec> table = {
+    static const std::vector<Spec> table = {
         {"--json", nullptr, "print the JSON contract instead of the text report",
          [](O& o, const std::string&) { return set_format(o, OutputFormat::json); }},
         {"--sarif", nullptr, "print SARIF 2.1.0 (the initiating line as the result, collateral as related locations)",
@@ -55,38 +51,10 @@ const std::vector<OptionSpec>& option_table() {
     return table;
 }
 
-const OptionSpec* find_option(const std::string& name) {
-    for (const auto& spec : option_table())
-        if (name == spec.name) return &spec;
-    return nullptr;
-}
-
 }  // namespace
 
 std::optional<std::string> parse_diagnose_options(const std::vector<std::string>& args, DiagnoseCliOptions& out) {
-    bool options_done = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (options_done || a == "-" || a.empty() || a[0] != '-') {
-            out.paths.push_back(a);
-            continue;
-        }
-        if (a == "--") {
-            options_done = true;
-            continue;
-        }
-        const std::size_t eq = a.find('=');
-        const std::string name = a.substr(0, eq);
-        const OptionSpec* spec = find_option(name);
-        if (!spec || (!spec->value && eq != std::string::npos)) return "unknown option '" + a + "' for diagnose";
-        std::string value;
-        if (spec->value && eq != std::string::npos) value = a.substr(eq + 1);
-        else if (spec->value) {
-            if (i + 1 >= args.size()) return name + " needs " + (name == "--knowledge" ? "a directory" : "a value");
-            value = args[++i];
-        }
-        if (auto error = spec->apply(out, value)) return error;
-    }
+    if (auto error = parse_with_table(option_table(), args, "diagnose", out, out.paths)) return error;
     if (out.paths.empty()) return "diagnose needs at least one log file, directory, or - for stdin";
     return std::nullopt;
 }
@@ -98,11 +66,7 @@ std::string diagnose_usage() {
         "\n"
         "Reads rank/node logs (files, directories read recursively, or - for stdin) and names the failure, the rank\n"
         "that failed first, the collateral ranks, the fix and a command that verifies it.\n";
-    for (const auto& spec : option_table()) {
-        std::string left = std::string("  ") + spec.name + (spec.value ? std::string(" ") + spec.value : "");
-        left.resize(std::max<std::size_t>(left.size() + 2, 20), ' ');
-        usage += left + spec.help + "\n";
-    }
+    usage += options_help(option_table());
     usage +=
         "  -h, --help        print this help\n"
         "Warnings (unreadable or skipped inputs) go to stderr. When the local history exists ($XDG_DATA_HOME/denpex/\n"

@@ -3,21 +3,17 @@
 #include <algorithm>
 #include <functional>
 
+#include "cli/option_table.hpp"
+
 namespace denpex::cli {
 namespace {
 
-struct OptionSpec {
-    const char* name;
-    const char* value;   // nullptr: a flag
-    const char* help;
-    // Applies the option; returns a usage error or nullopt.
-    std::function<std::optional<std::string>(WatchCliOptions&, const std::string&)> apply;
-};
+using Spec = OptionSpec<WatchCliOptions>;
 
-const std::vector<OptionSpec>& option_table() {
+const std::vector<Spec>& option_table() {
     using O = WatchCliOptions;
     using R = std::optional<std::string>;
-    static const std::vector<OptionSpec> table = {
+    static const std::vector<Spec> table = {
         {"--json", nullptr, "JSON Lines: one object per update, the diagnose --json report inside",
          [](O& o, const std::string&) -> R { o.format = WatchFormat::json_lines; return std::nullopt; }},
         {"--exec", "CMD", "run CMD (/bin/sh -c) once per new initiating event: the JSON on its stdin, DENPEX_* "
@@ -44,12 +40,6 @@ const std::vector<OptionSpec>& option_table() {
     return table;
 }
 
-const OptionSpec* find_option(const std::string& name) {
-    for (const auto& spec : option_table())
-        if (name == spec.name) return &spec;
-    return nullptr;
-}
-
 std::optional<std::string> check_paths(const WatchCliOptions& o) {
     if (o.paths.empty()) return "watch needs at least one log file, directory, or - for stdin";
     if (std::count(o.paths.begin(), o.paths.end(), "-") > 1) return "watch reads stdin (-) once";
@@ -59,29 +49,7 @@ std::optional<std::string> check_paths(const WatchCliOptions& o) {
 }  // namespace
 
 std::optional<std::string> parse_watch_options(const std::vector<std::string>& args, WatchCliOptions& out) {
-    bool options_done = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (options_done || a == "-" || a.empty() || a[0] != '-') {
-            out.paths.push_back(a);
-            continue;
-        }
-        if (a == "--") {
-            options_done = true;
-            continue;
-        }
-        const std::size_t eq = a.find('=');
-        const std::string name = a.substr(0, eq);
-        const OptionSpec* spec = find_option(name);
-        if (!spec || (!spec->value && eq != std::string::npos)) return "unknown option '" + a + "' for watch";
-        std::string value;
-        if (spec->value && eq != std::string::npos) value = a.substr(eq + 1);
-        else if (spec->value) {
-            if (i + 1 >= args.size()) return name + " needs " + (name == "--knowledge" ? "a directory" : "a command");
-            value = args[++i];
-        }
-        if (auto error = spec->apply(out, value)) return error;
-    }
+    if (auto error = parse_with_table(option_table(), args, "watch", out, out.paths)) return error;
     return check_paths(out);
 }
 
@@ -95,11 +63,7 @@ std::string watch_usage() {
         "of one rank (an OOM, an Xid, a segfault, an exception) is announced as soon as its line is written, with\n"
         "the rank, host and evidence; the verdict is printed again each time it changes; a final report is printed\n"
         "when stdin ends (when it is the only input) or on SIGINT/SIGTERM.\n";
-    for (const auto& spec : option_table()) {
-        std::string left = std::string("  ") + spec.name + (spec.value ? std::string(" ") + spec.value : "");
-        left.resize(std::max<std::size_t>(left.size() + 2, 20), ' ');
-        usage += left + spec.help + "\n";
-    }
+    usage += options_help(option_table());
     usage +=
         "  -h, --help        print this help\n"
         "--exec's environment: DENPEX_EVENT, DENPEX_FAILURE, DENPEX_RANK, DENPEX_HOST, DENPEX_CONFIDENCE,\n"
