@@ -83,7 +83,8 @@ def main():
           "seven collateral Information lines point at the initiating line")
     hover = r.get("hover") or ""
     check(r.get("hover_kind") == "markdown" and "CUDA out of memory" in hover and "**initiating**" in hover
-          and "## How to confirm" in hover and "## Fix" in hover, "the hover shows the knowledge entry and the role")
+          and "**Fix.**" in hover and "denpex kb show cuda-oom" in hover and "## " not in hover,
+          "the hover is the entry's short card: the role, the fix, where the whole entry is")
     script = r.get("script_diagnostics", [])
     check(len(script) == 1 and script[0]["lnum"] == 10 and script[0]["severity"] == 2 and
           "TORCH_NCCL_ASYNC_ERROR_HANDLING is not set" in script[0]["message"],
