@@ -372,9 +372,10 @@ std::size_t ray_worker(std::string_view rest, Attribution& a, Walk& walk) {
     return c[0].size();
 }
 
-// Open MPI's own output prefix (its signal handler, `opal_output`): `[dgx-b3:18843] `, the writer's host and pid.
+// Open MPI's own output prefix (its signal handler, `opal_output`): `[dgx-b3:18843] `, the writer's host and pid; and
+// UCX's `[host:pid:thread:tid] ` (its "Caught signal 11" banner and backtrace), the same two fields first.
 std::size_t ompi_host_pid(std::string_view rest, Attribution& a, Walk& walk) {
-    static const RE2 re(R"(\[([A-Za-z0-9][A-Za-z0-9._-]*):(\d{1,10})\] ?)", pattern_options());
+    static const RE2 re(R"(\[([A-Za-z0-9][A-Za-z0-9._-]*):(\d{1,10})(?::\d{1,10}:\d{1,10})?\] ?)", pattern_options());
     if (!starts_with(rest, '[')) return 0;
     std::array<re2::StringPiece, 3> c;
     if (!match_at_start(re, rest, c)) return 0;
@@ -409,6 +410,8 @@ std::size_t time_prefix(std::string_view rest, Attribution& a, Walk& walk) {
     set_time(a, t->time);
     walk.inside = true;
     std::size_t length = t->length;
+    // A collector's `TIME: ` (a colon before the space) ends the stamp the same way as a bare space.
+    if (length + 1 < rest.size() && rest[length] == ':' && rest[length + 1] == ' ') ++length;
     if (length < rest.size() && rest[length] == ' ') ++length;
     return length;
 }
@@ -578,7 +581,8 @@ std::string normalise_bus_id(std::string_view hex) {
     return out.empty() ? "0" : out;
 }
 
-// `comm 0x.. rank 24 nranks 32 cudaDev 0 nvmlDev 0 busId 7000 commId 0x.. - Init COMPLETE`. The rank is the
+// `comm 0x.. rank 24 nranks 32 cudaDev 0 nvmlDev 0 busId 7000 commId 0x.. - Init COMPLETE`, and the same fields on
+// the communicator's `- Abort COMPLETE` / `- Destroy COMPLETE` line (the watchdog's teardown). The rank is the
 // rank in that communicator; for the world communicator that is the global rank, which the Timeline decides by
 // keeping, per host and pid, the communicator with the most ranks.
 void nccl_init_marker(std::string_view body, Attribution& a) {
@@ -621,10 +625,20 @@ void launch_command_marker(std::string_view body, Attribution& a) {
 // torchrun's launch-config dump (`Starting elastic_operator with launch configs:`), one key per line:
 // `  min_nodes        : 2`.
 void node_bounds_marker(std::string_view body, Attribution& a) {
-    static const RE2 re(R"(^\s*(min|max)_nodes\s+: (\d+)\s*$)", pattern_options());
+    // After the logger's own `name: [INFO]` where a timestamp prefix left it in the body.
+    static const RE2 re(R"((?:^|\] )\s*(min|max)_nodes\s+: (\d+)\s*$)", pattern_options());
     std::array<re2::StringPiece, 3> c;
-    if (!match_at_start(re, body, c)) return;
+    if (!find_in(re, body, c)) return;
     (view(c[1]) == "min" ? a.min_nodes : a.max_nodes) = to_number<int>(view(c[2]));
+}
+
+// The rendezvous endpoint on loopback: torchrun's config dump (`rdzv_endpoint    : localhost:29400`) or its
+// `--rdzv-endpoint=localhost:29400` (what --standalone sets, printed under "Rendezvous info").
+void rendezvous_endpoint_marker(std::string_view body, Attribution& a) {
+    static const RE2 re(R"(\brdzv[_-]endpoint\s*[:=]\s*(?:localhost|127\.0\.0\.1)(?::\d+)?(?:\s|$))",
+                        pattern_options());
+    std::array<re2::StringPiece, 1> c;
+    if (find_in(re, body, c)) a.rendezvous_on_loopback = true;
 }
 
 // Ray Train's worker set-up line: `Setting up process group for: env:// [rank=3, world_size=4]`.
@@ -661,12 +675,15 @@ void scan_body(std::string_view body, Attribution& a) {
     }
     if (contains(body, "store for rank: ")) store_key_marker(body, a);
     if (contains(body, "local_rank:")) summary_marker(body, a);
-    if (contains(body, "Init COMPLETE")) nccl_init_marker(body, a);
+    if (contains(body, " COMPLETE") &&
+        (contains(body, "Init COMPLETE") || contains(body, "Abort COMPLETE") || contains(body, "Destroy COMPLETE")))
+        nccl_init_marker(body, a);
     if (contains(body, "[rank=")) ray_train_marker(body, a);
     if (contains(body.substr(0, 32), "[rank") || contains(body.substr(0, 24), "rank ")) level_rank_marker(body, a);
     if (contains(body, "world_size=")) world_size_marker(body, a);
     if (contains(body, "--nproc")) launch_command_marker(body, a);
-    if (contains(body.substr(0, 24), "_nodes ")) node_bounds_marker(body, a);
+    if (contains(body.substr(0, 96), "_nodes ")) node_bounds_marker(body, a);
+    if (contains(body, "rdzv")) rendezvous_endpoint_marker(body, a);
 }
 
 }  // namespace

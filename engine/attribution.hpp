@@ -15,7 +15,7 @@
 //                    -> rank only when the PG is the default one (id 0 or desc default_pg); otherwise pg_rank
 //   NCCL             `host:pid:tid [dev] NCCL WARN|INFO ...` (optionally after `[YYYY-mm-dd HH:MM:SS] `)
 //                    -> host, pid, cuda_dev (dev is the local GPU, not a rank)
-//   NCCL Init        `... comm 0x.. rank 24 nranks 32 cudaDev 0 nvmlDev 0 busId 7000 ... Init COMPLETE`
+//   NCCL Init        `... comm 0x.. rank 24 nranks 32 cudaDev 0 nvmlDev 0 busId 7000 ... Init COMPLETE` (or Abort/Destroy)
 //                    -> communicator rank 24, world_size 32, bus_id "7000" (with host/pid from the NCCL prefix)
 //   srun --label     `3: `                                 -> srun_task 3 (a task, never a rank)
 //   mpirun           `[1,6]<stdout>:` / `[1,6]<stderr>:`   -> rank 6
@@ -73,6 +73,9 @@ struct Attribution {
     // Nodes the launch fixes: a torchrun command's --nnodes N (1 when absent), or one bound of the agent's config
     // dump (`min_nodes : 2`, `max_nodes : 2`; the Timeline pairs them).
     std::optional<int> nnodes, min_nodes, max_nodes;
+    // The rendezvous endpoint is the agent's own loopback (`rdzv_endpoint : localhost:29400` in the agent's config
+    // dump, `--rdzv-endpoint=localhost:29400` from --standalone): each node then serves a store of its own.
+    bool rendezvous_on_loopback = false;
     std::optional<long> pid;
     std::optional<std::string> host;
     std::optional<std::string> bus_id;   // NCCL busId, lower-case hex without leading zeros

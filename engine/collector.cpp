@@ -315,6 +315,7 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
     if (a.nnodes) t_.nodes_stated = std::max(t_.nodes_stated.value_or(0), *a.nnodes);
     if (a.min_nodes) t_.min_nodes = std::max(t_.min_nodes.value_or(0), *a.min_nodes);
     if (a.max_nodes) t_.max_nodes = std::max(t_.max_nodes.value_or(0), *a.max_nodes);
+    if (a.rendezvous_on_loopback) t_.rendezvous_on_loopback = true;
     // A rank read on a line of a local rank's own file (attempt_0/1/stdout.log) maps that local rank too.
     if (a.rank && key.local_rank) g.note_local_rank(*key.local_rank, *a.rank);
     if (a.host && a.pid) {

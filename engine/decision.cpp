@@ -22,6 +22,7 @@ std::string_view to_string(Strategy s) {
         case Strategy::agent_first_exit: return "agent-first-exit";
         case Strategy::mismatch_minority: return "mismatch-minority";
         case Strategy::own_end: return "own-end";
+        case Strategy::work_minority: return "work-minority";
     }
     return "initiating-event";
 }
@@ -54,6 +55,7 @@ Confidence calibrate(const JobFacts& f, const Decision& d) {
 }
 
 MissingFact missing_without_suspect(const JobFacts& f) {
+    if (f.ranks_disagree) return MissingFact::divergent_rank;
     if (f.unranked_failure) return MissingFact::unranked_process;
     if (f.unordered_failures) return MissingFact::order_of_failures;
     return MissingFact::collateral_only;
@@ -69,13 +71,19 @@ Decision decide(const JobFacts& f) {
 
     const std::optional<std::size_t> lead = pick_lead(f);
     if (!lead) {
-        if (f.systemic || f.after_finish || f.no_node_served_store || f.timeout_too_short) {
+        if (!f.ranks_disagree && (f.systemic || f.after_finish || f.no_node_served_store || f.private_rendezvous ||
+                                  f.timeout_too_short)) {
             d.outcome = Outcome::systemic;
             d.confidence = Confidence::medium;
             if (f.outside_end_without_workers) {
                 d.confidence = Confidence::low;
                 d.missing = MissingFact::workers_output;
             }
+            return d;
+        }
+        if (!f.ranks_disagree && f.first_collective_hung) {
+            d.outcome = Outcome::systemic;
+            d.confidence = Confidence::low;
             return d;
         }
         d.outcome = Outcome::undetermined;

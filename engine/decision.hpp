@@ -10,7 +10,11 @@
 //   1. A suspect whose own event came after the stall had begun (`consequence`) never leads.
 //   2. A suspect contradicted by another of at least medium strength that names a different rank is never
 //      named: the verdict is undetermined, and the missing fact is what would order the two.
-//   3. Confidence is calibrated by the independent kinds of support the agreeing suspects bring:
+//   3. With no suspect, failures that are all checks comparing ranks leave it undetermined: the values compared,
+//      not the ranks raising the error, say which one diverged (never "the same fault everywhere").
+//   4. With no suspect, every rank hung in its first collective is systemic at low confidence (an inference from all
+//      of them having arrived); the other job-wide facts are systemic at medium.
+//   5. Confidence is calibrated by the independent kinds of support the agreeing suspects bring:
 //      two or more kinds → high, one → medium, silence or order alone → low. A world whose ranks are not all
 //      in the logs, or a global rank that is inferred rather than read, caps it at medium.
 // Every sentence the user reads is written elsewhere (the reasoner explains a Decision); this file decides.
@@ -29,7 +33,8 @@ std::string_view to_string(Confidence c);
 
 // The ways of naming a suspect (engine/strategies).
 enum class Strategy {
-    initiating_event, silent_rank, sequence_lag, desync_report, agent_first_exit, mismatch_minority, own_end
+    initiating_event, silent_rank, sequence_lag, desync_report, agent_first_exit, mismatch_minority, own_end,
+    work_minority
 };
 std::string_view to_string(Strategy s);
 
@@ -45,6 +50,7 @@ enum class Support {
     peers_point_at,   // the others' collateral names it (a peer host or rank, "Connection closed by localRank N")
     sequence_lag,     // it never enqueued the NCCL work the others timed out on (same process group)
     desync_report,    // TORCH_NCCL_DESYNC_DEBUG names it
+    work_compared,    // at one sequence number of one group, the work it waited on differs from every other rank's
     outside_record,   // a record beside its own output tells how it ended: the kernel's OOM killer by pid, an Xid
                       // by bus id, the agent's report of its failed exit, the agent or srun ending it still running
     present_silent,   // its stream is here, holds the others' errors, and it reports none while they all wait
@@ -72,6 +78,7 @@ enum class MissingFact {
     signals_disagree,    // suspects of comparable weight name different ranks
     collateral_only,     // only collateral errors are here: the initiator wrote to a log that is not
     workers_output,      // the job was ended from outside and no worker's output says what it was doing before
+    divergent_rank,      // a check comparing ranks failed: the values each rank compared say which one diverged
 };
 
 struct JobFacts {
@@ -82,9 +89,17 @@ struct JobFacts {
     bool unordered_failures = false; // several processes failed on their own, in an order the logs do not give
     bool after_finish = false;       // the only errors came after processes had finished their work (teardown)
     bool no_node_served_store = false;   // every node is here, no worker started, no agent reached the store
+    // The launch fixes several nodes and puts the rendezvous on each agent's own loopback; no worker started.
+    bool private_rendezvous = false;
     bool timeout_too_short = false;      // every rank waited, under a limit no collective can meet
+    // Every rank of the world waited in its first collective, none with an error of its own: the transport, not a
+    // rank. An inference from every rank having arrived, so low.
+    bool first_collective_hung = false;
     // The job's end from outside is all there is: no worker's own output, so an earlier stall is not ruled out.
     bool outside_end_without_workers = false;
+    // The only failures are checks that compare values across ranks (Mark::compares_ranks), and nothing names the
+    // rank whose values differ.
+    bool ranks_disagree = false;
     int unseen_ranks = 0;            // ranks of the world with no output in these inputs
 };
 

@@ -124,6 +124,18 @@ std::vector<const Event*> find_store_served_by_none(const ProcessTable& table, c
     return out;
 }
 
+std::vector<const Event*> find_private_rendezvous(const ProcessTable& table, const Timeline& t) {
+    const auto nodes = t.nodes_expected();
+    if (!nodes || *nodes < 2 || !t.rendezvous_on_loopback) return {};
+    std::vector<const Event*> out;
+    for (const Process& p : table.processes()) {
+        if (p.rank || p.local_rank) return {};   // workers ran
+        for (const Event* e : p.events)
+            if (e->signature->mark == Mark::rendezvous_incomplete || e->signature->mark == Mark::no_store) out.push_back(e);
+    }
+    return out;
+}
+
 // A collective timeout under a second: NCCL's first collective alone (communicator set-up) takes longer, so a watchdog
 // with such a limit fires on every rank whether or not any rank is at fault.
 constexpr long long kShortestPlausibleTimeoutMs = 1000;
@@ -137,6 +149,24 @@ std::vector<const Event*> find_timeout_too_short(const ProcessTable& table, std:
         const auto wait = std::find_if(p->direct_collateral.begin(), p->direct_collateral.end(), [](const Event* e) {
             const auto ms = e->number("timeout_ms");
             return e->shows_wait() && ms && *ms < kShortestPlausibleTimeoutMs;
+        });
+        if (wait == p->direct_collateral.end()) return {};
+        out.push_back(*wait);
+    }
+    return out;
+}
+
+// Every rank of the world waited in the default group's first collective (sequence number 1) and none reports an error
+// of its own: every rank arrived, so no rank was missing from it; the communicator's transport never completed one
+// collective (NCCL's P2P path on GPUs without working peer access, a network that passes set-up and not data).
+std::vector<const Event*> find_first_collective_hung(const ProcessTable& table, std::optional<int> world) {
+    if (!world || *world < 2) return {};
+    std::vector<const Event*> out;
+    for (int r = 0; r < *world; ++r) {
+        const Process* p = table.by_rank(r);
+        if (!p || p->first_initiating()) return {};
+        const auto wait = std::find_if(p->direct_collateral.begin(), p->direct_collateral.end(), [](const Event* e) {
+            return e->shows_wait() && e->process_group.empty() && e->number("seq") == 1;
         });
         if (wait == p->direct_collateral.end()) return {};
         out.push_back(*wait);
@@ -310,6 +340,7 @@ Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable&
         case Strategy::desync_report: s.support.insert(Support::desync_report); break;
         case Strategy::mismatch_minority: s.support = {Support::own_error, Support::peers_point_at}; break;
         case Strategy::own_end: s.support.insert(Support::outside_record); break;
+        case Strategy::work_minority: s.support.insert(Support::work_compared); break;
         case Strategy::agent_first_exit:
             // The agent recorded how it ended (it failed; the others were sent SIGTERM): a record, not only an order.
             s.support.insert(Support::outside_record);
@@ -345,8 +376,12 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
             if (e->role != Role::context) m.facts.any_failure = true;
     m.store_served_by_none = find_store_served_by_none(table, t);
     m.facts.no_node_served_store = !m.store_served_by_none.empty();
+    m.private_rendezvous = find_private_rendezvous(table, t);
+    m.facts.private_rendezvous = !m.private_rendezvous.empty();
     m.timeout_too_short = find_timeout_too_short(table, m.world);
     m.facts.timeout_too_short = !m.timeout_too_short.empty();
+    m.first_collective_hung = find_first_collective_hung(table, m.world);
+    m.facts.first_collective_hung = !m.first_collective_hung.empty();
 
     m.init = initiating_event_strategy(table, ignored);
     std::vector<Candidate>& cs = m.candidates;
@@ -355,13 +390,15 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     if (auto c = sequence_lag_strategy(table)) cs.push_back(*c);
     if (auto c = desync_strategy(table)) cs.push_back(*c);
     if (auto c = mismatch_minority_strategy(table)) cs.push_back(*c);
+    if (auto c = work_minority_strategy(table)) cs.push_back(*c);
     if (auto c = own_end_strategy(table, t)) cs.push_back(*c);
 
     // The agent's first exit is weak: it counts when nothing else decides, when it supports the lead, or when it
     // names the rank of an error printed without one on the same node.
     if (auto c = agent_first_exit_strategy(table, t)) {
         const bool nothing_else =
-            cs.empty() && m.init.systemic.empty() && m.init.unordered.empty() && m.init.unranked.empty();
+            cs.empty() && m.init.systemic.empty() && m.init.unordered.empty() && m.init.unranked.empty() &&
+            m.init.disagreeing.empty();
         const bool supports = std::any_of(cs.begin(), cs.end(), [&](const Candidate& x) { return x.process == c->process; });
         const bool explains_unranked =
             cs.empty() && m.init.unranked.size() == 1 && m.init.unranked.front()->group == c->process->group;
@@ -388,7 +425,9 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     }
     m.facts.systemic = !m.init.systemic.empty();
     m.facts.outside_end_without_workers = m.facts.systemic && outside_end_without_workers(table, m.init.systemic);
-    if (cs.empty() && m.init.systemic.empty() && m.init.unranked.empty() && m.init.unordered.empty()) {
+    m.facts.ranks_disagree = !m.init.disagreeing.empty();
+    if (cs.empty() && m.init.systemic.empty() && m.init.unranked.empty() && m.init.unordered.empty() &&
+        m.init.disagreeing.empty()) {
         m.finished = find_finished(table);
         m.facts.after_finish = !m.finished.empty();
     }

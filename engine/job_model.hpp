@@ -53,9 +53,15 @@ struct JobModel {
     // One agent's failure to reach the rendezvous store per node, when every node the launch fixes is here and none
     // started a worker: no node served the store, a misconfiguration of the whole job (an endpoint no node has).
     std::vector<const Event*> store_served_by_none;
+    // The launch fixes two or more nodes, the rendezvous endpoint is the agent's own loopback, no worker started, and
+    // the agents' rendezvous failed: each node waited in a store of its own that no other node could join.
+    std::vector<const Event*> private_rendezvous;
     // Every rank of the world waited, with a collective timeout shorter than any collective can take (1 ms): the
     // limit fired on its own, a setting of the whole job rather than a rank's failure. One wait per rank.
     std::vector<const Event*> timeout_too_short;
+    // Every rank of the world waited in the default group's first collective, with no error of its own: the transport
+    // never completed a collective. One wait per rank.
+    std::vector<const Event*> first_collective_hung;
     InitiatingResult init;                           // the initiating strategy's view, consequences left out
     const Event* adopted = nullptr;                  // an unranked error the agent's first exit explains
     std::vector<Candidate> candidates;               // parallel to facts.suspects

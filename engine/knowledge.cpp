@@ -298,7 +298,8 @@ bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool b
                     {"names-next-report", Mark::names_next_report}, {"benign-line", Mark::benign_line},
                     {"handled-record", Mark::handled_record},   {"chain-link", Mark::chain_link},
                     {"ends-attempt", Mark::ends_attempt},       {"reached-exit", Mark::reached_exit},
-                    {"no-store", Mark::no_store}};
+                    {"no-store", Mark::no_store},               {"compares-ranks", Mark::compares_ranks},
+                    {"rendezvous-incomplete", Mark::rendezvous_incomplete}};
                 std::string known;
                 for (const auto& [name, mark] : kMarks) {
                     if (m->is_string() && m->get<std::string>() == name) sig.mark = mark;

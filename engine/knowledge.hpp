@@ -75,6 +75,13 @@ enum class Mark {
     reached_exit,
     // "no-store": the launcher's agent could not reach the rendezvous store, so its node never started workers.
     no_store,
+    // "rendezvous-incomplete": the agent's rendezvous timed out before enough nodes joined, so its node never started
+    // workers (RendezvousTimeoutError).
+    rendezvous_incomplete,
+    // "compares-ranks": the error is a check that compares values across ranks (mmdet's "loss log variables are
+    // different across GPUs", DDP's "expects same model across all ranks"): every rank may raise it, and the rank
+    // that raises it is not by that the one that diverged. Which one did is read from the values compared.
+    compares_ranks,
 };
 
 struct Signature {

@@ -334,7 +334,10 @@ void ProcessTable::infer_mappings() {
     if (!any_mapping && with_locals.size() == 1) {
         std::size_t g = with_locals.front();
         int span = *locals[g].rbegin() + 1;
-        if (!t_.world_size || *t_.world_size <= span) {
+        // A global rank the group's own lines name beyond its local ranks (`[rank6]:` beside local rank 2) shows
+        // the node is not the first: no offset of 0.
+        const bool ranks_fit = ranks[g].empty() || *ranks[g].rbegin() < span;
+        if ((!t_.world_size || *t_.world_size <= span) && ranks_fit) {
             local_offset_[g] = 0;
             offset_reason_[g] = "a guess: only one node's output is here and no line maps local ranks to global "
                                 "ones, so local rank N is taken as global rank N";

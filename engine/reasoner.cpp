@@ -131,6 +131,9 @@ void explain_confidence(const Context& c, Diagnosis& d) {
     if (kinds.count(Support::peers_point_at))
         d.reasoning.push_back("The other ranks' errors point at it: they name it as their lost peer, or every other "
                               "rank of the world is here and waiting while it alone is not.");
+    if (kinds.count(Support::work_compared))
+        d.reasoning.push_back("The work it waited on differs from what every other rank waited on at the same sequence "
+                              "number: the ranks agree with each other, not with it.");
     if (kinds.count(Support::outside_record))
         d.reasoning.push_back("Evidence outside its own output agrees: a kernel or launcher record of it, or output no other "
                               "process claims.");
@@ -281,6 +284,22 @@ void explain_store_served_by_none(const Context& c, Diagnosis& d) {
                           "the whole launch, not a rank's failure.");
 }
 
+// Several nodes, each with its rendezvous on its own loopback: no node could join another's store.
+void explain_private_rendezvous(const Context& c, Diagnosis& d) {
+    d.rank_not_applicable = true;
+    d.confidence = std::string(to_string(c.decision.confidence));
+    const auto& fails = c.m.private_rendezvous;
+    const Entry* verdict = verdict_entry(c.kb, "private-rendezvous");
+    d.failure = verdict ? verdict : fails.front()->signature->entry;
+    for (const Event* e : fails)
+        if (d.evidence.size() < 4) add_evidence(d, e->evidence);
+    d.reasoning.push_back("The launch fixes " + std::to_string(c.t.nodes_expected().value_or(2)) +
+                          " nodes, but the rendezvous endpoint is the agent's own loopback (localhost, as --standalone "
+                          "sets it): every node serves a store of its own that no other node can reach, so no node's "
+                          "rendezvous completes and no worker starts. One misconfiguration of the launch, not a "
+                          "rank's failure: give every node the same --rdzv-endpoint=<first node's address>:<port>.");
+}
+
 // Every rank timed out under a limit shorter than any collective: the setting, not a rank.
 void explain_timeout_too_short(const Context& c, Diagnosis& d) {
     d.rank_not_applicable = true;
@@ -300,6 +319,27 @@ void explain_timeout_too_short(const Context& c, Diagnosis& d) {
                           "(init_process_group(timeout=...), a framework's ddp_timeout or nccl_timeout) is the cause.");
 }
 
+// Every rank waited in the first collective: the communicator's transport, not a rank.
+void explain_first_collective_hung(const Context& c, Diagnosis& d) {
+    d.rank_not_applicable = true;
+    d.confidence = std::string(to_string(c.decision.confidence));
+    const auto& waits = c.m.first_collective_hung;
+    d.failure = waits.front()->signature->entry;
+    for (const Event* e : waits)
+        if (d.evidence.size() < 4) add_evidence(d, e->evidence);
+    d.affected_ranks.clear();
+    for (int r = 0; r < static_cast<int>(waits.size()); ++r) d.affected_ranks.push_back(r);
+    d.reasoning.push_back("Every rank of the world (" + std::to_string(waits.size()) + ") timed out in its first "
+                          "collective (sequence number 1) with no error of its own: every rank arrived, so none was "
+                          "missing from it, and the communicator never completed a single collective. The transport "
+                          "between the GPUs or nodes is the likely cause (peer-to-peer access between consumer GPUs, "
+                          "an interface that passes set-up but not data), not one rank. This is an inference from all "
+                          "ranks having arrived, so the confidence is low.");
+    d.missing.push_back("Whether the transport works at all: rerun with NCCL_DEBUG=INFO (the transport each channel "
+                        "uses) and once with NCCL_P2P_DISABLE=1 (and, across nodes, NCCL_IB_DISABLE=1): a run that "
+                        "then passes its first collective confirms it.");
+}
+
 // "ranks 0-3", "rank 2 and 3 other processes" (workers known only by pid), or "4 processes".
 std::string processes_phrase(const std::vector<int>& ranks, std::size_t processes) {
     if (ranks.empty()) return std::to_string(processes) + " processes";
@@ -311,7 +351,9 @@ std::string processes_phrase(const std::vector<int>& ranks, std::size_t processe
 
 void explain_systemic(const Context& c, Diagnosis& d) {
     if (c.m.init.systemic.empty() && !c.m.store_served_by_none.empty()) return explain_store_served_by_none(c, d);
+    if (c.m.init.systemic.empty() && !c.m.private_rendezvous.empty()) return explain_private_rendezvous(c, d);
     if (c.m.init.systemic.empty() && !c.m.timeout_too_short.empty()) return explain_timeout_too_short(c, d);
+    if (c.m.init.systemic.empty() && !c.m.first_collective_hung.empty()) return explain_first_collective_hung(c, d);
     if (c.m.init.systemic.empty() && !c.m.finished.empty()) return explain_after_finish(c, d);
     const auto& systemic = c.m.init.systemic;
     d.rank_not_applicable = true;
@@ -390,6 +432,29 @@ void explain_unordered(const Context& c, Diagnosis& d) {
                         " failed first: each has an error of its own, and their lines carry no timestamps "
                         "that can be compared across files. Look for dated timestamps (or dmesg/journal times) "
                         "on those errors.");
+}
+
+// The only failures are checks comparing values across ranks: every rank that noticed raised one, so none of them is
+// named; the values each compared say which rank diverged.
+void explain_divergence(const Context& c, Diagnosis& d) {
+    std::vector<int> raisers;
+    std::size_t unranked = 0;
+    for (const Process* p : c.m.init.disagreeing) {
+        if (p->rank) raisers.push_back(*p->rank);
+        else ++unranked;
+        add_evidence(d, c.first_cause(*p)->evidence);
+    }
+    const Entry* check = c.first_cause(*c.m.init.disagreeing.front())->signature->entry;
+    d.failure = check;
+    const std::string who = raisers.empty() ? std::string("the processes here") : ranks_phrase(raisers);
+    d.reasoning.push_back("\"" + excerpt(c.first_cause(*c.m.init.disagreeing.front())->evidence.text, 120) +
+                          "\" is a check that compares values across ranks: " + who +
+                          (unranked ? std::string(" (and processes without a rank)") : std::string()) +
+                          " raised it because the ranks disagree, not because the rank raising it diverged.");
+    d.missing.push_back("Which rank's values differ from the others': compare the values each rank printed with the "
+                        "error (parameter counts, loss keys, shapes); the rank in the minority diverged. With two "
+                        "ranks neither is a majority: print the compared values on every rank, or rerun with three "
+                        "or more ranks (TORCH_DISTRIBUTED_DEBUG=DETAIL reports collective shapes per rank).");
 }
 
 // Suspects of comparable weight name different ranks: none is named, and the fact that would order them is asked.
@@ -497,6 +562,7 @@ void explain_undetermined(const Context& c, Diagnosis& d) {
         case MissingFact::unranked_process: explain_unranked(c, d); break;
         case MissingFact::order_of_failures: explain_unordered(c, d); break;
         case MissingFact::signals_disagree: explain_disagreement(c, d); break;
+        case MissingFact::divergent_rank: explain_divergence(c, d); break;
         case MissingFact::collateral_only:
         case MissingFact::workers_output:   // systemic only; undetermined never carries it
         case MissingFact::none: explain_collateral_only(c, d); break;

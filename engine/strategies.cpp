@@ -4,7 +4,10 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <set>
+#include <string_view>
 
 #include "engine/evidence_text.hpp"
 #include "engine/time_order.hpp"
@@ -92,6 +95,7 @@ public:
         if (pool_.empty()) return out;
         prefer_own_lines();
         absorb_unnamed();
+        if (set_aside_rank_comparisons(out)) return out;
         if (whole_job()) {
             out.systemic = pool_;
             return out;
@@ -136,6 +140,12 @@ private:
         std::vector<const Process*> named, unnamed;
         for (const Process* p : pool_) (p->rank || p->local_rank ? named : unnamed).push_back(p);
         if (named.empty()) return;
+        // Several unnamed writers with pids of their own (eight `[host:pid:...] Caught signal 11` banners) are several
+        // workers: which of them is the named one is not known, so none is absorbed.
+        std::set<long> unnamed_pids;
+        for (const Process* u : unnamed)
+            if (u->pid) unnamed_pids.insert(*u->pid);
+        if (unnamed_pids.size() > 1) return;
         std::vector<const Process*> kept = named;
         for (const Process* u : unnamed) {
             const bool absorbed = std::any_of(named.begin(), named.end(), [&](const Process* r) {
@@ -145,6 +155,21 @@ private:
             if (!absorbed) kept.push_back(u);
         }
         pool_ = kept;
+    }
+
+    // A check that compares ranks' values is raised by every rank that notices the difference: raising it names no
+    // initiator. Such processes leave the pool when others failed on their own; when they are all there is, the
+    // ranks disagree and the values compared, not the raisers, say which one diverged.
+    bool set_aside_rank_comparisons(InitiatingResult& out) {
+        std::vector<const Process*> own, comparing;
+        for (const Process* p : pool_) (first(p)->signature->mark == Mark::compares_ranks ? comparing : own).push_back(p);
+        if (comparing.empty()) return false;
+        if (!own.empty()) {
+            pool_ = own;
+            return false;
+        }
+        out.disagreeing = comparing;
+        return true;
     }
 
     // A failure of the whole job (the knowledge says so) has no initiating rank, whoever printed it; unless one
@@ -515,6 +540,62 @@ std::optional<Candidate> mismatch_minority_strategy(const ProcessTable& table) {
                " other ranks that report theirs, which all run the same one: it diverged (\"" +
                excerpt(stated[p]->evidence.text, 140) + "\").";
     return c;
+}
+
+namespace {
+
+// Ops whose every rank passes tensors of the same size: a size that differs at one sequence number is a different
+// tensor. (All-to-all, gather and scatter sizes legitimately differ by rank.)
+bool sizes_must_agree(std::string_view op) {
+    static constexpr std::string_view kSameSize[] = {"ALLREDUCE", "ALLGATHER", "_ALLGATHER_BASE", "ALLGATHER_COALESCED",
+                                                     "REDUCE_SCATTER", "_REDUCE_SCATTER_BASE", "BROADCAST", "COALESCED"};
+    return std::find(std::begin(kSameSize), std::end(kSameSize), op) != std::end(kSameSize);
+}
+
+// What a wait says the rank was running: the op, with the sizes where they must agree.
+std::optional<std::string> waited_work(const Event& e) {
+    auto op = e.captures.find("op");
+    if (op == e.captures.end() || op->second.empty()) return std::nullopt;
+    std::string work = op->second;
+    if (auto shape = e.captures.find("shape"); shape != e.captures.end() && sizes_must_agree(op->second))
+        work += shape->second;
+    return work;
+}
+
+}  // namespace
+
+std::optional<Candidate> work_minority_strategy(const ProcessTable& table) {
+    using At = std::pair<std::string, long long>;   // (process group, sequence number)
+    std::map<At, std::map<std::string, std::vector<const Process*>>> by_work;
+    std::map<std::pair<At, const Process*>, const Event*> stated;
+    for (const Process& p : table.processes()) {
+        if (!p.rank) continue;
+        for (const Event* e : p.events) {
+            auto seq = e->number("seq");
+            auto work = e->shows_wait() && seq ? waited_work(*e) : std::nullopt;
+            if (!work || !stated.try_emplace({{e->process_group, *seq}, &p}, e).second) continue;
+            by_work[{e->process_group, *seq}][*work].push_back(&p);
+        }
+    }
+    for (const auto& [at, variants] : by_work) {
+        if (variants.size() != 2) continue;
+        const auto& a = variants.begin()->second;
+        const auto& b = std::next(variants.begin())->second;
+        const auto& lone = a.size() < b.size() ? a : b;
+        const auto& rest = a.size() < b.size() ? b : a;
+        if (lone.size() != 1 || rest.size() < 2) continue;
+        const Process* p = lone.front();
+        Candidate c;
+        c.process = p;
+        c.strategy = Strategy::work_minority;
+        c.strength = Strength::strong;
+        c.evidence = {stated.at({at, p}), stated.at({at, rest.front()})};
+        c.reason = p->name() + " waited on different work at sequence number " + std::to_string(at.second) +
+                   " from the " + std::to_string(rest.size()) + " other ranks that report it, which all agree (\"" +
+                   excerpt(stated.at({at, p})->evidence.text, 140) + "\"): it took another path and diverged.";
+        return c;
+    }
+    return std::nullopt;
 }
 
 // A launcher's record that a worker ended on a signal, where the worker's own output is here and shows no wait and no

@@ -42,6 +42,9 @@ struct InitiatingResult {
     std::vector<const Process*> systemic;     // the same error on several ranks at once, or a job-wide failure
     std::vector<const Process*> unordered;    // several failures whose order the logs cannot tell
     std::vector<const Process*> unranked;     // the failing process has no rank
+    // Processes whose error is a check comparing values across ranks (Mark::compares_ranks): they noticed that a
+    // rank diverged; which one did is in the values compared, not in who raised the error.
+    std::vector<const Process*> disagreeing;
 };
 
 // `ignored`: events that cannot be initiators here (consequences of a stall already under way).
@@ -56,6 +59,11 @@ std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table);
 std::optional<Candidate> desync_strategy(const ProcessTable& table);
 std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, const Timeline& t);
 std::optional<Candidate> mismatch_minority_strategy(const ProcessTable& table);
+// The work each rank waited on, compared at one sequence number of one process group (the watchdog's WorkNCCL
+// descriptor: OpType, and NumelIn/NumelOut where every rank must pass the same sizes). Every rank runs the same
+// collective at a sequence number; one rank alone running another op or size, against two or more that agree,
+// took a different path: it diverged. An even split names no one.
+std::optional<Candidate> work_minority_strategy(const ProcessTable& table);
 std::optional<Candidate> own_end_strategy(const ProcessTable& table, const Timeline& t);
 
 }  // namespace denpex

@@ -140,6 +140,8 @@ struct Timeline {
     std::optional<int> world_size;
     // The number of nodes the launch fixes, when a line states it (--nnodes N, or min_nodes = max_nodes = N).
     std::optional<int> nodes_stated, min_nodes, max_nodes;
+    // A line put the rendezvous endpoint on the agent's own loopback (Attribution::rendezvous_on_loopback).
+    bool rendezvous_on_loopback = false;
     std::optional<int> nodes_expected() const {
         if (nodes_stated) return nodes_stated;
         if (min_nodes && max_nodes && *min_nodes == *max_nodes) return min_nodes;

@@ -148,3 +148,43 @@ TEST_CASE("decision: a launch no node could serve, or a limit no collective meet
         CHECK(decide(f).outcome == Outcome::determined);
     }
 }
+
+TEST_CASE("decision: failures that are all checks comparing ranks are undetermined, never systemic") {
+    JobFacts f;
+    f.any_failure = true;
+    f.ranks_disagree = true;
+    f.systemic = true;   // even where the same error on every rank would otherwise read as one common cause
+    Decision d = decide(f);
+    CHECK(d.outcome == Outcome::undetermined);
+    CHECK(d.missing == MissingFact::divergent_rank);
+}
+
+TEST_CASE("decision: a divergent rank named by the work compared is determined at medium on that alone") {
+    JobFacts f;
+    f.any_failure = true;
+    f.ranks_disagree = true;
+    f.suspects = {suspect(2, 2, Strategy::work_minority, Strength::strong, {Support::work_compared})};
+    Decision d = decide(f);
+    CHECK(d.outcome == Outcome::determined);
+    CHECK(d.confidence == Confidence::medium);
+}
+
+TEST_CASE("decision: a rendezvous private to each node is a failure of the whole launch") {
+    JobFacts f;
+    f.any_failure = true;
+    f.private_rendezvous = true;
+    Decision d = decide(f);
+    CHECK(d.outcome == Outcome::systemic);
+    CHECK(d.missing == MissingFact::none);
+}
+
+TEST_CASE("decision: every rank hung in the first collective is systemic, but only at low confidence") {
+    JobFacts f;
+    f.any_failure = true;
+    f.first_collective_hung = true;
+    Decision d = decide(f);
+    CHECK(d.outcome == Outcome::systemic);
+    CHECK(d.confidence == Confidence::low);
+    f.suspects = {own_error(1)};   // a rank with an error of its own decides instead
+    CHECK(decide(f).outcome == Outcome::determined);
+}
