@@ -73,13 +73,6 @@ struct GrepResult {
     std::string stderr_text;
 };
 
-std::string read_all(int fd) {
-    std::string out;
-    char buf[4096];
-    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
-    return out;
-}
-
 // `grep -n -E -e PATTERN` with `lines` on stdin (a temporary file, so no pipe can fill while we write), in the
 // C.UTF-8 locale so that `.` is one character, as in RE2.
 GrepResult run_grep(const std::string& pattern, const std::vector<ExampleLine>& lines) {

@@ -191,9 +191,9 @@ TEST_CASE("knowledge: every built-in entry has the on-call fields (discriminator
 }
 
 TEST_CASE("knowledge: the on-call fields are validated when present, and a team's entry may omit them") {
-    const std::string head = R"({"id":"team-x","title":"t","category":"Software","severity":"error","what":"w",
+    const std::string head = R"J({"id":"team-x","title":"t","category":"Software","severity":"error","what":"w",
       "mechanism":"m","confirm":["c"],"fix":[{"text":"f"}],"verify":"v","sources":["doc A"],
-      "signatures":[{"id":"s","role":"initiating","pattern":"boom","examples":["boom"],"source":"src"}])";
+      "signatures":[{"id":"s","role":"initiating","pattern":"boom","examples":["boom"],"source":"src"}])J";
     auto load = [&](const std::string& extra, std::vector<std::string>& problems) {
         KnowledgeBase kb;
         return kb.add_json(head + extra + "}", "team/x.json", problems);
@@ -209,11 +209,11 @@ TEST_CASE("knowledge: the on-call fields are validated when present, and a team'
     std::vector<std::string> problems;
     CHECK(load("", problems));   // a team's entry without the fields is accepted as it is
     CHECK(problems.empty());
-    const std::string good = R"(,"discriminator":{"kind":"configuration","tells_apart":"x"},
+    const std::string good = R"J(,"discriminator":{"kind":"configuration","tells_apart":"x"},
       "cheapest_confirmation":{"text":"look","command":"true"},
       "fingerprint":{"re2":"bo+m","grep":"bo+m"},
       "stack_fixes":[{"stack":"hf-trainer","names":"ddp_timeout","snippet":"TrainingArguments(ddp_timeout=600)",
-                      "versions":">=4.30","source":"doc A"}])";
+                      "versions":">=4.30","source":"doc A"}])J";
     problems.clear();
     CHECK(load(good, problems));
     CHECK_MESSAGE(problems.empty(), joined(problems));
@@ -228,17 +228,17 @@ TEST_CASE("knowledge: the on-call fields are validated when present, and a team'
         CHECK(e.depth.fixes_for(Stack::hf_trainer).size() == 1);
         CHECK(e.depth.fixes_for(Stack::deepspeed).empty());
     }
-    problem_with(R"(,"discriminator":{"kind":"cosmic","tells_apart":"x"})", "\"kind\" must be");
-    problem_with(R"(,"discriminator":{"kind":"hardware"})", "missing \"tells_apart\"");
-    problem_with(R"(,"cheapest_confirmation":{"command":"true"})", "missing \"text\"");
-    problem_with(R"(,"fingerprint":{"re2":"(unclosed","grep":"x"})", "\"re2\" does not compile");
-    problem_with(R"(,"fingerprint":{"re2":"x\\d","grep":"x\\d"})", "not POSIX ERE");
-    problem_with(R"(,"stack_fixes":[{"stack":"keras","names":"a","snippet":"a","source":"doc A"}])", "unknown stack");
-    problem_with(R"(,"stack_fixes":[{"stack":"deepspeed","names":"timeout","snippet":"init()","source":"doc A"}])",
+    problem_with(R"J(,"discriminator":{"kind":"cosmic","tells_apart":"x"})J", "\"kind\" must be");
+    problem_with(R"J(,"discriminator":{"kind":"hardware"})J", "missing \"tells_apart\"");
+    problem_with(R"J(,"cheapest_confirmation":{"command":"true"})J", "missing \"text\"");
+    problem_with(R"J(,"fingerprint":{"re2":"(unclosed","grep":"x"})J", "\"re2\" does not compile");
+    problem_with(R"J(,"fingerprint":{"re2":"x\\d","grep":"x\\d"})J", "not POSIX ERE");
+    problem_with(R"J(,"stack_fixes":[{"stack":"keras","names":"a","snippet":"a","source":"doc A"}])J", "unknown stack");
+    problem_with(R"J(,"stack_fixes":[{"stack":"deepspeed","names":"timeout","snippet":"init()","source":"doc A"}])J",
                  "does not contain \"names\"");
-    problem_with(R"(,"stack_fixes":[{"stack":"deepspeed","names":"timeout","snippet":"init(timeout=t)","source":"doc B"}])",
+    problem_with(R"J(,"stack_fixes":[{"stack":"deepspeed","names":"timeout","snippet":"init(timeout=t)","source":"doc B"}])J",
                  "not one of the entry's \"sources\"");
-    problem_with(R"(,"stack_fixes":{})", "must be an array");
+    problem_with(R"J(,"stack_fixes":{})J", "must be an array");
 }
 
 TEST_CASE("knowledge: grep fingerprints are POSIX ERE") {
