@@ -253,7 +253,8 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
     const SrunSubject srun = read_topology_line(body, t_.topology);
     const auto stated = stated_torch_version(body);
     if (stated) t_.torch_stated.insert(*stated);
-    if (const auto stack = stated_stack(body)) t_.stacks.insert(*stack);
+    // The whole line: a launcher's own record header ("] [launch.py:145:main]") is an attribution prefix, not body.
+    if (const auto stack = stated_stack(text)) t_.stacks.insert(*stack);
     const bool job_shaped =
         stated || el.kind != ElasticLine::Kind::none || !srun.host.empty() || job_output_line(a, text, body);
     if (job_shaped) ++t_.job_output_lines[source];

@@ -1,8 +1,8 @@
 // StackBanner: a log line that shows which training stack ran the job, from the banners and launcher lines each
 // stack prints, so a report can put the fix for that stack first.
 //
-// Contract. `stated_stack(body)` returns the stack a line's body (after the attribution prefixes) shows, and
-// nothing for any other line. Only the first kBannerBytes of a body are looked at, with plain substring searches
+// Contract. `stated_stack(line)` returns the stack a whole normalized line (prefixes included) shows, and
+// nothing for any other line. Only the first kBannerBytes of a line are looked at, with plain substring searches
 // (no pattern), so the cost per ordinary line is a few memchr scans:
 //   Hugging Face Trainer   `***** Running training *****`
 //   DeepSpeed              its launcher's `] [launch.py:NNN:` records, `deepspeed.launcher`, `DeepSpeed info: version=`

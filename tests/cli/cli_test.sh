@@ -146,7 +146,7 @@ check "kb show: kind, cheapest confirmation, per-stack fixes and fingerprint" \
     $(grep -q "^\*\*Configuration\.\*\* " "$TMP/show" && grep -q "^## Cheapest confirmation" "$TMP/show" &&
       grep -q "^## Fix in your stack" "$TMP/show" && grep -q "^### Hugging Face Trainer" "$TMP/show" &&
       grep -q "^### DeepSpeed" "$TMP/show" && grep -q "^## Fingerprint" "$TMP/show" && echo 0 || echo 1)
-"$DENPEX" kb show watchdog-timeout-silent-oom | grep -A2 "^## Verify" | grep -q "/proc/\$p/environ"
+"$DENPEX" kb show watchdog-timeout-silent-oom | grep -A3 "^## Verify" | grep -q "/proc/\$p/environ"
 check "kb show: the seed entry's verify reads the workers' environment, not the disk" $?
 
 # kb fingerprints: one line per entry (id TAB pattern) for monitoring systems; grep -E runs the default form as is.
