@@ -1,6 +1,7 @@
 #include "cli/kb_command.hpp"
 
 #include "cli/kb_export.hpp"
+#include "cli/kb_fingerprints.hpp"
 
 #include "engine/entry_markdown.hpp"
 
@@ -12,7 +13,7 @@ using denpex::entry_markdown;
 
 int kb_command(const KnowledgeBase& kb, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     if (args.empty()) {
-        err << "denpex: kb needs a subcommand: list, show ID, patterns (see denpex --help)\n";
+        err << "denpex: kb needs a subcommand: list, show ID, export DIR, patterns, fingerprints (see denpex --help)\n";
         return 2;
     }
     const std::string& sub = args.front();
@@ -64,6 +65,7 @@ int kb_command(const KnowledgeBase& kb, const std::vector<std::string>& args, st
             }
         return 0;
     }
+    if (sub == "fingerprints") return kb_fingerprints(kb, {args.begin() + 1, args.end()}, out, err);
     if (sub == "export") {
         if (args.size() != 2) {
             err << "denpex: kb export needs exactly one output directory (see denpex --help)\n";

@@ -1,4 +1,5 @@
-// `denpex kb`: the knowledge base as a terminal reference (list, show as markdown, patterns for other tools).
+// `denpex kb`: the knowledge base as a terminal reference (list, show as markdown, patterns and
+// fingerprints for other tools, export as HTML).
 #pragma once
 
 #include <ostream>

@@ -172,6 +172,10 @@ pre { background: #0f1720; color: #e6edf3; padding: 10px 12px; border-radius: 6p
 .role-initiating { background: var(--init); } .role-collateral { background: var(--coll); } .role-context { background: var(--ctx); }
 .role-mixed { background: #6a4c93; } .role-other { background: var(--muted); }
 .scope-job { background: #37474f; }
+.kind-hardware { background: #8d2a2a; } .kind-software { background: #3d5a99; } .kind-configuration { background: #7a5c00; }
+.kind-environment { background: #2f6f6f; }
+.discriminator { background: var(--panel); border-left: 4px solid var(--line); padding: 6px 10px; }
+.stackfix { margin: 6px 0 10px; }
 .cond { display: inline-block; border: 1px solid #b7c3d3; background: #eef3f9; border-radius: 4px; padding: 0 6px; font-size: 12px; margin-left: 4px; }
 .meta { color: var(--muted); font-size: 14px; }
 .summary { display: flex; flex-wrap: wrap; gap: 10px; margin: 12px 0 4px; }
@@ -237,6 +241,42 @@ void string_list(Html& h, const std::vector<std::string>& items, const char* cls
     h.raw(cls ? std::string("<ul class=\"") + cls + "\">" : std::string("<ul>"));
     for (const auto& i : items) h.raw("<li>").text(i).raw("</li>");
     h.raw("</ul>\n");
+}
+
+// ---- the on-call fields (engine/entry_depth.hpp) -----------------------------------------------------------
+
+void oncall_lead(Html& h, const Entry& e) {
+    if (e.depth.discriminator)
+        h.raw("<p class=\"discriminator\"><span class=\"badge kind-").text(to_string(e.depth.discriminator->kind))
+            .raw("\">").text(to_string(e.depth.discriminator->kind)).raw("</span> ")
+            .text(e.depth.discriminator->tells_apart).raw("</p>\n");
+    if (e.depth.cheapest_confirmation) {
+        h.raw("<h2>Cheapest confirmation</h2>\n<p>").text(e.depth.cheapest_confirmation->text).raw("</p>\n");
+        if (!e.depth.cheapest_confirmation->command.empty())
+            h.raw("<pre>").text(e.depth.cheapest_confirmation->command).raw("</pre>\n");
+    }
+}
+
+void stack_fixes(Html& h, const Entry& e) {
+    if (!e.depth.stack_fixes || e.depth.stack_fixes->empty()) return;
+    h.raw("<h2>Fix in your stack</h2>\n");
+    for (Stack stack : all_stacks()) {
+        const auto fixes = e.depth.fixes_for(stack);
+        if (fixes.empty()) continue;
+        h.raw("<h3 id=\"stack-").text(to_string(stack)).raw("\">").text(display_name(stack)).raw("</h3>\n");
+        for (const StackFix* f : fixes) {
+            h.raw("<div class=\"stackfix\"><code>").text(f->names).raw("</code>");
+            if (!f->versions.empty()) h.raw(" <span class=\"cond\">").text(f->versions).raw("</span>");
+            h.raw(" <span class=\"meta\">").text(f->source).raw("</span>\n<pre>").text(f->snippet).raw("</pre></div>\n");
+        }
+    }
+}
+
+void fingerprint(Html& h, const Entry& e) {
+    if (!e.depth.fingerprint) return;
+    h.raw("<h2>Fingerprint</h2>\n<p class=\"meta\">What to alert on in a running job's logs.</p>\n")
+        .raw("<div>RE2:</div><pre>").text(e.depth.fingerprint->re2).raw("</pre>\n")
+        .raw("<div>grep -E (POSIX ERE):</div><pre>").text(e.depth.fingerprint->grep).raw("</pre>\n");
 }
 
 // ---- pages ------------------------------------------------------------------------------------------------
@@ -343,6 +383,7 @@ std::string entry_page(const KnowledgeBase& kb, const PageNames& names, const En
         h.raw("<h3>Affects</h3>\n");
         string_list(h, e.affects);
     }
+    oncall_lead(h, e);
     h.raw("<h2>What it is</h2>\n<p>").text(e.what).raw("</p>\n");
     h.raw("<h2>Why it happens</h2>\n<p>").text(e.mechanism).raw("</p>\n");
     if (!e.confirm.empty()) {
@@ -363,7 +404,9 @@ std::string entry_page(const KnowledgeBase& kb, const PageNames& names, const En
         }
         h.raw("</ol>\n");
     }
+    stack_fixes(h, e);
     if (!e.verify.empty()) h.raw("<h2>Verify</h2>\n<pre>").text(e.verify).raw("</pre>\n");
+    fingerprint(h, e);
     if (!e.prevention.empty()) {
         h.raw("<h2>Prevention</h2>\n");
         string_list(h, e.prevention);

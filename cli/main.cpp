@@ -27,6 +27,7 @@ constexpr const char* kUsage =
     "       denpex history [list] [--json] [-n N] | history show ID [--json]\n"
     "       denpex serve [--stdio] [--clientProcessId=N] [--log=LEVEL] [--knowledge DIR]...\n"
     "       denpex kb list [--json] | kb show ID | kb export DIR | kb patterns [--no-captures]\n"
+    "       denpex kb fingerprints [--format grep|re2|json]\n"
     "       denpex --version | --help | COMMAND --help\n"
     "\n"
     "diagnose  read rank/node logs (files, directories, or - for stdin) and name the failure, the rank that\n"
@@ -37,19 +38,22 @@ constexpr const char* kUsage =
     "history   list the incidents saved with `diagnose --save`, or print one saved report again.\n"
     "serve     speak LSP 3.17 / JSON-RPC over stdin and stdout for editors (diagnostics, hover, quick-fix).\n"
     "kb        list or show the failure entries denpex knows; `export` writes them as an offline HTML reference;\n"
-    "          `patterns` prints every signature, one per line.\n";
+    "          `patterns` prints every signature, one per line; `fingerprints` what to alert on in a running job.\n";
 
 constexpr const char* kKbUsage =
     "usage: denpex kb list [--json] [--knowledge DIR]...\n"
     "       denpex kb show ID [--knowledge DIR]...\n"
     "       denpex kb export DIR [--knowledge DIR]...\n"
     "       denpex kb patterns [--no-captures] [--knowledge DIR]...\n"
+    "       denpex kb fingerprints [--format grep|re2|json] [--knowledge DIR]...\n"
     "\n"
     "Browses the failure entries denpex knows.\n"
     "  list              one line per entry (--json: the entries as JSON)\n"
     "  show ID           one entry's reference card, as markdown\n"
     "  export DIR        an offline HTML reference (index, one page per entry)\n"
     "  patterns          every signature's pattern, one per line (--no-captures: plain groups, for ripgrep)\n"
+    "  fingerprints      one alert pattern per entry for monitoring a running job: id, TAB, pattern\n"
+    "                    (--format grep: POSIX ERE for grep -E, the default; re2; json: an array)\n"
     "  --knowledge DIR   add a team's knowledge entries (repeatable)\n"
     "  -h, --help        print this help\n";
 

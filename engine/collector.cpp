@@ -11,6 +11,7 @@
 #include "engine/normalize.hpp"
 #include "engine/path_hints.hpp"
 #include "engine/re2_captures.hpp"
+#include "engine/stack_banner.hpp"
 #include "engine/version_statement.hpp"
 
 namespace denpex {
@@ -252,6 +253,8 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
     const SrunSubject srun = read_topology_line(body, t_.topology);
     const auto stated = stated_torch_version(body);
     if (stated) t_.torch_stated.insert(*stated);
+    // The whole line: a launcher's own record header ("] [launch.py:145:main]") is an attribution prefix, not body.
+    if (const auto stack = stated_stack(text)) t_.stacks.insert(*stack);
     const bool job_shaped =
         stated || el.kind != ElasticLine::Kind::none || !srun.host.empty() || job_output_line(a, text, body);
     if (job_shaped) ++t_.job_output_lines[source];

@@ -64,6 +64,9 @@ struct Report {
     std::vector<std::string> inputs;
     std::optional<std::string> torch_versions;   // what the message formats imply, e.g. ">=2.2"
     bool torchrun = false;
+    // The training stacks the logs show (banners, torchrun's lines), most specific first: the first one's stack
+    // fixes lead in the text report, and the panel shows only the fixes for the stacks named here.
+    std::vector<Stack> stacks;
     std::optional<int> world_size;
     std::uint64_t bytes = 0, lines = 0;
     std::vector<std::string> warnings;

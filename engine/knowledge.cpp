@@ -215,7 +215,7 @@ bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool b
     e->what = r.str(j, "what");
     e->mechanism = r.str(j, "mechanism");
     e->verify = r.str(j, "verify");
-        e->tags = r.strings(j, "tags");
+    e->tags = r.strings(j, "tags");
     e->affects = r.strings(j, "affects");
     e->confirm = r.strings(j, "confirm", true);
     e->prevention = r.strings(j, "prevention");
@@ -266,6 +266,8 @@ bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool b
     } else {
         r.problem("missing \"fix\" array");
     }
+
+    parse_entry_depth(j, e->sources, e->depth, [&](const std::string& what) { r.problem(what); });
 
     if (auto it = j.find("scenario"); it != j.end()) {
         Scenario s;

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/entry_depth.hpp"
 #include "engine/version_range.hpp"
 
 namespace re2 { class RE2; }
@@ -129,6 +130,9 @@ struct Entry {
     enum class OutsideEnd { no, reason_stated, reason_unknown };
     OutsideEnd ends_from_outside = OutsideEnd::no;
     std::vector<Signature> signatures;
+    // Discriminator, cheapest confirmation, fingerprint and per-stack fixes (engine/entry_depth.hpp). Required of
+    // built-in entries (the knowledge test); a team's entry may leave them out.
+    EntryDepth depth;
     std::string origin;    // "builtin" or the file it was loaded from
     bool builtin = false;  // compiled into the binary (never replaced, matched by the built-in set)
 };

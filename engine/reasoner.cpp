@@ -10,6 +10,7 @@
 #include "engine/evidence_text.hpp"
 #include "engine/job_topology.hpp"
 #include "engine/process_table.hpp"
+#include "engine/stack_banner.hpp"
 #include "engine/fix_advice.hpp"
 #include "engine/job_model.hpp"
 #include "engine/strategies.hpp"
@@ -660,6 +661,9 @@ Verdict reason_once(const Timeline& t, const KnowledgeBase& kb) {
     Report report;
     report.inputs = t.sources;
     report.torchrun = t.torchrun;
+    std::vector<Stack> seen(t.stacks.begin(), t.stacks.end());
+    if (t.torchrun) seen.push_back(Stack::torchrun);
+    report.stacks = ordered_stacks(seen);
     report.bytes = t.bytes;
     report.lines = t.lines;
     report.warnings = t.warnings;

@@ -22,6 +22,60 @@ json entry_json(const Entry* e) {
 
 std::string where(const Evidence& e) { return e.file + ":" + std::to_string(e.line); }
 
+json stacks_json(const std::vector<Stack>& stacks) {
+    json out = json::array();
+    for (Stack s : stacks) out.push_back(std::string(to_string(s)));
+    return out;
+}
+
+// The entry's stack fixes, those for the stacks the logs show first (in the report's order), each with whether
+// the logs show its stack.
+json stack_fixes_json(const Entry* e, const std::vector<Stack>& stacks) {
+    json out = json::array();
+    if (!e) return out;
+    for (const StackFix* f : e->depth.ordered_for(stacks))
+        out.push_back({{"stack", std::string(to_string(f->stack))}, {"names", f->names}, {"snippet", f->snippet},
+                       {"versions", f->versions}, {"source", f->source},
+                       {"in_logs", std::find(stacks.begin(), stacks.end(), f->stack) != stacks.end()}});
+    return out;
+}
+
+// A snippet may span lines: every line after the first is indented under the first.
+std::string indented(const std::string& text, const std::string& indent) {
+    std::string out;
+    for (char c : text) {
+        out += c;
+        if (c == '\n') out += indent;
+    }
+    return out;
+}
+
+// "Fix in your stack": the fixes for the stack the logs show first, in full; then the other stacks' one per line.
+void stack_fixes_text(std::ostream& out, const Entry& e, const std::vector<Stack>& stacks) {
+    const auto fixes = e.depth.ordered_for(stacks);
+    if (fixes.empty()) return;
+    auto shown = [&](Stack s) { return std::find(stacks.begin(), stacks.end(), s) != stacks.end(); };
+    const bool any_shown = std::any_of(fixes.begin(), fixes.end(), [&](const StackFix* f) { return shown(f->stack); });
+    if (any_shown) {
+        out << "\nFix in your stack (the logs show " << display_name(stacks.front());
+        for (std::size_t i = 1; i < stacks.size(); ++i) out << ", " << display_name(stacks[i]);
+        out << ")\n";
+    } else {
+        out << "\nFix per stack\n";
+    }
+    bool others_header = false;
+    for (const StackFix* f : fixes) {
+        if (any_shown && !shown(f->stack) && !others_header) {
+            out << "  Other stacks:\n";
+            others_header = true;
+        }
+        const std::string lead = std::string(others_header ? "    " : "  ") + std::string(to_string(f->stack)) + ": ";
+        out << lead << indented(f->snippet, std::string(lead.size(), ' '));
+        if (!f->versions.empty()) out << "  (" << f->versions << ")";
+        out << "\n";
+    }
+}
+
 }  // namespace
 
 json to_json(const Report& r) {
@@ -55,6 +109,7 @@ json to_json(const Report& r) {
             {"reasoning", d.reasoning},
             {"collateral", collateral},
             {"fix", fix},
+            {"stack_fixes", stack_fixes_json(d.failure, r.stacks)},
             {"verify", d.verify},
             {"missing", d.missing},
             {"notes", d.notes},
@@ -69,6 +124,7 @@ json to_json(const Report& r) {
             {"inputs", r.inputs},
             {"torch_versions", opt(r.torch_versions)},
             {"torchrun", r.torchrun},
+            {"stacks", stacks_json(r.stacks)},
             {"world_size", opt(r.world_size)},
             {"bytes", r.bytes},
             {"lines", r.lines},
@@ -157,6 +213,7 @@ std::string to_text(const Report& r) {
                 if (!f.why.empty()) out << (not_needed_header ? "        " : "      ") << f.why << "\n";
             }
         }
+        if (d.failure) stack_fixes_text(out, *d.failure, r.stacks);
         if (!d.verify.empty()) out << "\nVerify\n  $ " << d.verify << "\n";
         if (!d.notes.empty()) {
             out << "\nNotes\n";

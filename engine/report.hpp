@@ -5,9 +5,14 @@
 //                   "initiating": {"rank", "process", "host", "time", "evidence": [{"file", "line", "text"}]},
 //                   "undetermined", "rank_not_applicable", "affected_ranks", "strategies", "reasoning",
 //                   "collateral": [{"rank", "process", "host", "failure_id", "evidence"}],
-//                   "fix": [{"text", "env", "applies", "why"}], "verify", "missing": [...], "notes": [...]}],
+//                   "fix": [{"text", "env", "applies", "why"}],
+//                   "stack_fixes": [{"stack", "names", "snippet", "versions", "source", "in_logs"}],
+//                   "verify", "missing": [...], "notes": [...]}],
 //    "ranks": [{"rank", "process", "host", "state", "last_line"}],
-//    "inputs": [...], "torch_versions", "torchrun", "world_size", "bytes", "lines", "warnings"}
+//    "inputs": [...], "torch_versions", "torchrun", "stacks": ["deepspeed", "torchrun"], "world_size", "bytes",
+//    "lines", "warnings"}
+// `stacks` are the training stacks the logs show, most specific first; `stack_fixes` puts theirs first
+// (`in_logs`: the logs show that fix's stack).
 // `initiating.rank` is null when undetermined, and `missing` is then non-empty.
 #pragma once
 

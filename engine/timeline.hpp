@@ -159,6 +159,8 @@ struct Timeline {
         if (torch_known) torch = VersionRange{*torch_stated.begin(), *torch_stated.begin()};
     }
     bool torchrun = false;
+    // Training stacks whose banners the lines show (engine/stack_banner: HF Trainer, DeepSpeed, Megatron, ...).
+    std::set<Stack> stacks;
     // Some line stood for several workers' identical lines (Ray's "[repeated 3x across cluster]"): which ranks wrote
     // is not fully known, so no rank's silence means anything.
     bool deduplicated = false;

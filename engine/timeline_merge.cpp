@@ -45,6 +45,7 @@ void merge_timeline(Timeline& into, Timeline&& from) {
         into.torch_known = true;
     }
     into.torch_stated.insert(from.torch_stated.begin(), from.torch_stated.end());
+    into.stacks.insert(from.stacks.begin(), from.stacks.end());
     if (into.torch_stated.size() > 1) into.torch_known = false;   // inputs from different releases
     into.torchrun = into.torchrun || from.torchrun;
     into.deduplicated = into.deduplicated || from.deduplicated;

@@ -41,6 +41,12 @@ std::string card(const Entry& e, const Signature& s, const std::string* note) {
                       role_sentence(s.role) + "\n\n";
     if (note && !note->empty()) out += *note + "\n\n";
     if (!e.what.empty()) out += "**What it is.** " + first_sentence(e.what) + "\n\n";
+    // The on-call answer in one line: which kind of cause, and the fastest check (the full entry has the rest).
+    if (e.depth.cheapest_confirmation) {
+        out += "**Check first";
+        if (e.depth.discriminator) out += " (" + std::string(to_string(e.depth.discriminator->kind)) + ")";
+        out += ".** " + first_sentence(e.depth.cheapest_confirmation->text) + "\n\n";
+    }
     if (!e.fix.empty()) out += "**Fix.** " + first_sentence(e.fix.front().text) + "\n\n";
     out += "Full entry: `denpex kb show " + e.id + "`";
     if (auto ref = entry_reference(e)) out += " · [reference](" + *ref + ")";

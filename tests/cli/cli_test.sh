@@ -17,7 +17,8 @@ check() {   # check NAME CONDITION-EXIT-STATUS
 EX="$SRC/tests/corpus/example-oom-watchdog"
 
 # Usage errors: exit 2 and exactly one line on stderr.
-for args in "" "frobnicate" "diagnose" "diagnose --bogus $EX" "diagnose /no/such/file" "kb" "kb show" "diagnose --knowledge"; do
+for args in "" "frobnicate" "diagnose" "diagnose --bogus $EX" "diagnose /no/such/file" "kb" "kb show" "diagnose --knowledge" \
+            "kb fingerprints --format xml" "kb fingerprints --format" "kb fingerprints --bogus"; do
     # shellcheck disable=SC2086
     "$DENPEX" $args >"$TMP/out" 2>"$TMP/err"
     rc=$?
@@ -138,6 +139,40 @@ check "hostile team knowledge: kb export completes" $([ $? -eq 0 ] && [ -f "$TMP
 "$DENPEX" kb show watchdog-timeout-silent-oom | grep -q "^## How to confirm"; check "kb show renders markdown" $?
 "$DENPEX" kb show no-such-entry >/dev/null 2>&1; check "kb show unknown id exits 1" $([ $? -eq 1 ] && echo 0 || echo 1)
 [ "$("$DENPEX" kb patterns | wc -l)" -ge 40 ]; check "kb patterns prints the signature set" $?
+
+# kb show: the on-call fields, in the order an on-call engineer reads them.
+"$DENPEX" kb show cuda-oom >"$TMP/show"
+check "kb show: kind, cheapest confirmation, per-stack fixes and fingerprint" \
+    $(grep -q "^\*\*Configuration\.\*\* " "$TMP/show" && grep -q "^## Cheapest confirmation" "$TMP/show" &&
+      grep -q "^## Fix in your stack" "$TMP/show" && grep -q "^### Hugging Face Trainer" "$TMP/show" &&
+      grep -q "^### DeepSpeed" "$TMP/show" && grep -q "^## Fingerprint" "$TMP/show" && echo 0 || echo 1)
+"$DENPEX" kb show watchdog-timeout-silent-oom | grep -A3 "^## Verify" | grep -q "/proc/\$p/environ"
+check "kb show: the seed entry's verify reads the workers' environment, not the disk" $?
+
+# kb fingerprints: one line per entry (id TAB pattern) for monitoring systems; grep -E runs the default form as is.
+"$DENPEX" kb fingerprints >"$TMP/fp"
+check "kb fingerprints: id TAB pattern, one line per converted entry" \
+    $([ "$(wc -l <"$TMP/fp")" -ge 50 ] && ! grep -qv "^[a-z0-9-]*	." "$TMP/fp" && echo 0 || echo 1)
+oom_grep=$(awk -F'\t' '$1 == "cuda-oom" { print $2 }' "$TMP/fp")
+grep -qE "$oom_grep" "$EX"/*; check "kb fingerprints: the grep form finds the example's OOM with grep -E" $?
+"$DENPEX" kb fingerprints --format=grep | cmp -s - "$TMP/fp"; check "kb fingerprints: --format=grep is the default" $?
+"$DENPEX" kb fingerprints --format re2 | grep -q "^cuda-oom	"; check "kb fingerprints --format re2" $?
+"$DENPEX" kb fingerprints --format json >"$TMP/fp.json"
+python3 -c "import json,sys; l=json.load(open(sys.argv[1])); assert len(l)>=50 and all({'id','re2','grep'} <= set(x) for x in l)" "$TMP/fp.json"
+check "kb fingerprints --format json: an array of {id, re2, grep}" $?
+
+# The stack the logs show leads the per-stack fixes (DeepSpeed's launcher lines here).
+printf '%s\n' "[2024-01-08 21:30:02,118] [INFO] [launch.py:145:main] WORLD INFO DICT: {'localhost': [0, 1]}" \
+    "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.50 GiB. GPU 1 has a total capacity of 79.11 GiB of which 1.20 GiB is free." \
+    >"$TMP/ds.log"
+"$DENPEX" diagnose "$TMP/ds.log" >"$TMP/ds.txt" 2>/dev/null
+check "text report: the fix for the stack the logs show comes first" \
+    $(grep -A1 "^Fix in your stack (the logs show DeepSpeed)" "$TMP/ds.txt" | grep -q "^  deepspeed: " && echo 0 || echo 1)
+"$DENPEX" diagnose --json "$TMP/ds.log" >"$TMP/ds.json" 2>/dev/null
+python3 -c "
+import json,sys; r=json.load(open(sys.argv[1])); assert r['stacks']==['deepspeed'], r['stacks']
+f=r['diagnoses'][0]['stack_fixes']; assert f[0]['stack']=='deepspeed' and f[0]['in_logs'] and not f[-1]['in_logs'], f" "$TMP/ds.json"
+check "JSON report: stacks and stack_fixes, the logs' stack first" $?
 
 # The portable pattern set is accepted by ripgrep (the benchmark's reference tool).
 if command -v rg >/dev/null; then

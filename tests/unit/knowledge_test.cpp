@@ -2,6 +2,9 @@
 // example line matches its own signature, and no example is claimed by an unrelated entry.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <set>
+
 #include <re2/re2.h>
 
 #include "engine/knowledge.hpp"
@@ -130,4 +133,119 @@ TEST_CASE("knowledge: a team's directory adds entries and bad entries are report
     auto hits = m.match("[rank3]: OSError: [Errno 28] No space left on device: '/ckpt/step_100'");
     REQUIRE(hits.size() == 1);
     CHECK(hits[0].signature->entry->id == "team-disk");
+}
+
+namespace {
+// BRANCH-LOCAL (kb-fields): entries whose file name starts with n-z, which another branch converts to the
+// on-call fields in parallel. Remove this list when both branches are merged; the test below fails for an entry
+// still listed here once it has all four fields, so the list can only shrink.
+const std::set<std::string> kNotYetConvertedOnThisBranch = {
+    "nan-inf-detected", "native-extension-undefined-symbol", "nccl-async-teardown", "nccl-bootstrap-truncated",
+    "nccl-cuda-failure", "nccl-desync-report", "nccl-duplicate-gpu", "nccl-heartbeat-monitor",
+    "nccl-ib-completion-error", "nccl-ib-memory-registration", "nccl-ib-qp-setup-failed", "nccl-internal-error",
+    "nccl-invalid-argument", "nccl-invalid-usage", "nccl-library-too-old", "nccl-proxy-connection-closed",
+    "nccl-remote-error", "nccl-socket-error", "nccl-store-retrieve-failed", "nccl-timeout-at-work",
+    "nccl-unhandled-cuda-error", "nccl-unhandled-system-error", "nccl-version-mismatch", "nccl-watchdog-timeout",
+    "nvml-driver-mismatch", "nvswitch-sxid", "object-collective-garbage-size", "pcie-aer-error",
+    "pinned-memory-failure", "port-already-in-use", "process-abort-sigabrt", "process-crashed-other-signal",
+    "process-ended-by-outside-signal", "process-group-teardown-hang", "process-killed-sigkill",
+    "process-segfault", "process-sigfpe", "python-exception", "python-module-missing", "rank-hang-straggler",
+    "ray-actor-died", "ray-memory-monitor-kill", "ray-node-died", "rendezvous-endpoint-local-on-multinode",
+    "rendezvous-store-timeout", "shared-filesystem-io-error", "silent-oom-nccl-timeout",
+    "slurm-controller-unreachable", "slurm-job-cancelled-by-user", "slurm-step-cancelled",
+    "slurm-time-limit-or-preemption", "startup-collective-timeout", "store-connection-lost",
+    "torch-compile-backend-failed", "triton-out-of-resources", "watchdog-timeout-silent-oom",
+    "worker-exit-unexplained",
+};
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+}  // namespace
+
+TEST_CASE("knowledge: every built-in entry has the on-call fields (discriminator, confirmation, fingerprint, stack fixes)") {
+    int converted = 0;
+    for (const auto& e : builtin().entries()) {
+        INFO(e->id);
+        const auto missing = e->depth.missing();
+        if (kNotYetConvertedOnThisBranch.count(e->id)) {
+            CHECK_MESSAGE(!missing.empty(), "has every on-call field: remove it from kNotYetConvertedOnThisBranch");
+            continue;
+        }
+        CHECK_MESSAGE(missing.empty(), "lacks " << joined(missing));
+        if (!missing.empty()) continue;
+        ++converted;
+        CHECK(!e->depth.discriminator->tells_apart.empty());
+        CHECK(!e->depth.cheapest_confirmation->text.empty());
+        // Each stack fix's knob is in its snippet and its source among the entry's (the loader checks both; this
+        // says so where the requirement is stated).
+        for (const auto& f : *e->depth.stack_fixes) {
+            CHECK(f.snippet.find(f.names) != std::string::npos);
+            CHECK(std::find(e->sources.begin(), e->sources.end(), f.source) != e->sources.end());
+        }
+    }
+    for (const auto& id : kNotYetConvertedOnThisBranch) CHECK_MESSAGE(builtin().find(id), "no built-in entry " << id);
+    CHECK(converted >= 50);
+}
+
+TEST_CASE("knowledge: the on-call fields are validated when present, and a team's entry may omit them") {
+    const std::string head = R"J({"id":"team-x","title":"t","category":"Software","severity":"error","what":"w",
+      "mechanism":"m","confirm":["c"],"fix":[{"text":"f"}],"verify":"v","sources":["doc A"],
+      "signatures":[{"id":"s","role":"initiating","pattern":"boom","examples":["boom"],"source":"src"}])J";
+    auto load = [&](const std::string& extra, std::vector<std::string>& problems) {
+        KnowledgeBase kb;
+        return kb.add_json(head + extra + "}", "team/x.json", problems);
+    };
+    auto problem_with = [&](const std::string& extra, const std::string& expected) {
+        std::vector<std::string> problems;
+        CHECK_FALSE(load(extra, problems));
+        INFO(extra);
+        CHECK_MESSAGE(std::any_of(problems.begin(), problems.end(),
+                                  [&](const std::string& p) { return p.find(expected) != std::string::npos; }),
+                      joined(problems));
+    };
+    std::vector<std::string> problems;
+    CHECK(load("", problems));   // a team's entry without the fields is accepted as it is
+    CHECK(problems.empty());
+    const std::string good = R"J(,"discriminator":{"kind":"configuration","tells_apart":"x"},
+      "cheapest_confirmation":{"text":"look","command":"true"},
+      "fingerprint":{"re2":"bo+m","grep":"bo+m"},
+      "stack_fixes":[{"stack":"hf-trainer","names":"ddp_timeout","snippet":"TrainingArguments(ddp_timeout=600)",
+                      "versions":">=4.30","source":"doc A"}])J";
+    problems.clear();
+    CHECK(load(good, problems));
+    CHECK_MESSAGE(problems.empty(), joined(problems));
+    {
+        KnowledgeBase kb;
+        REQUIRE(kb.add_json(head + good + "}", "team/x.json", problems));
+        const Entry& e = *kb.find("team-x");
+        CHECK(e.depth.missing().empty());
+        CHECK(e.depth.discriminator->kind == CauseKind::configuration);
+        REQUIRE(e.depth.stack_fixes->size() == 1);
+        CHECK(e.depth.stack_fixes->front().stack == Stack::hf_trainer);
+        CHECK(e.depth.fixes_for(Stack::hf_trainer).size() == 1);
+        CHECK(e.depth.fixes_for(Stack::deepspeed).empty());
+    }
+    problem_with(R"J(,"discriminator":{"kind":"cosmic","tells_apart":"x"})J", "\"kind\" must be");
+    problem_with(R"J(,"discriminator":{"kind":"hardware"})J", "missing \"tells_apart\"");
+    problem_with(R"J(,"cheapest_confirmation":{"command":"true"})J", "missing \"text\"");
+    problem_with(R"J(,"fingerprint":{"re2":"(unclosed","grep":"x"})J", "\"re2\" does not compile");
+    problem_with(R"J(,"fingerprint":{"re2":"x\\d","grep":"x\\d"})J", "not POSIX ERE");
+    problem_with(R"J(,"stack_fixes":[{"stack":"keras","names":"a","snippet":"a","source":"doc A"}])J", "unknown stack");
+    problem_with(R"J(,"stack_fixes":[{"stack":"deepspeed","names":"timeout","snippet":"init()","source":"doc A"}])J",
+                 "does not contain \"names\"");
+    problem_with(R"J(,"stack_fixes":[{"stack":"deepspeed","names":"timeout","snippet":"init(timeout=t)","source":"doc B"}])J",
+                 "not one of the entry's \"sources\"");
+    problem_with(R"J(,"stack_fixes":{})J", "must be an array");
+}
+
+TEST_CASE("knowledge: grep fingerprints are POSIX ERE") {
+    for (const char* ok : {"CUDA out of memory\\. Tried", "Xid[[:space:]]*\\(PCI:[0-9a-f:.]+\\): (48|63|64)",
+                           "a{2,3}b", "[]a]", "[^]a]x", "(a|b)*c", "\\[rank[0-9]+\\]", "x[[:alpha:]_]+"})
+        CHECK_MESSAGE(!non_posix_construct(ok), ok);
+    for (const char* bad : {"\\d+", "a\\s+b", "(?:a|b)", "(?i)x", "a.*?b", "a+?", "[\\d]", "\\bword", "(a)\\1",
+                            "*x", "[unclosed", "trailing\\"})
+        CHECK_MESSAGE(non_posix_construct(bad).has_value(), bad);
 }

@@ -2,7 +2,7 @@
 // opened, collateral ranks grouped by failure, fixes, the verification command, the missing fact. Pure.
 import { maskSecrets } from './mask';
 import {
-  ASYNC_ERROR_HANDLING_VAR, Collateral, DiagnoseResult, Diagnosis, Evidence, FixAdvice,
+  ASYNC_ERROR_HANDLING_VAR, Collateral, DiagnoseResult, Diagnosis, Evidence, FixAdvice, StackFix,
 } from './protocol';
 
 /** Where the diagnosed text came from, so that evidence lines can be mapped back to it. */
@@ -47,6 +47,14 @@ export interface FixView {
   canApply: boolean;
 }
 
+export interface StackFixView {
+  stack: string;
+  names: string;
+  snippet: string;
+  versions: string;
+  source: string;
+}
+
 export interface DiagnosisView {
   title: string;
   failureId: string | null;
@@ -63,6 +71,10 @@ export interface DiagnosisView {
   collateral: CollateralGroup[];
   collateralCount: number;
   fixes: FixView[];
+  /** The fixes for the stack the report names when it names one the entry has a fix for; else every stack's. */
+  stackFixes: StackFixView[];
+  /** Whether `stackFixes` were chosen by the stack the logs show (else they are every stack's). */
+  stackFromLogs: boolean;
   verify: string;
   missing: string[];
   reasoning: string[];
@@ -78,6 +90,7 @@ export interface ReportView {
   worldSize: number | null;
   torchVersions: string | null;
   torchrun: boolean;
+  stacks: string[];
   warnings: string[];
   targets: Target[];
 }
@@ -186,7 +199,15 @@ class Builder {
     };
   }
 
-  diagnosis(d: Diagnosis): DiagnosisView {
+  /** The report's stack's fixes when it names a stack the entry has fixes for, else all of them. */
+  stackFixes(list: readonly StackFix[], stacks: readonly string[]): { fixes: StackFixView[]; fromLogs: boolean } {
+    const view = (f: StackFix): StackFixView => ({ stack: f.stack, names: f.names, snippet: f.snippet, versions: f.versions ?? '', source: f.source ?? '' });
+    const matching = list.filter((f) => stacks.includes(f.stack));
+    return matching.length ? { fixes: matching.map(view), fromLogs: true } : { fixes: list.map(view), fromLogs: false };
+  }
+
+  diagnosis(d: Diagnosis, stacks: readonly string[] = []): DiagnosisView {
+    const stackFixes = this.stackFixes(d.stack_fixes ?? [], stacks);
     const rank = d.initiating?.rank;
     let initiating: string;
     if (d.undetermined) initiating = 'undetermined';
@@ -209,6 +230,8 @@ class Builder {
       collateral: this.collateral(d.collateral ?? []),
       collateralCount: (d.collateral ?? []).length,
       fixes: (d.fix ?? []).map((f) => this.fix(f)),
+      stackFixes: stackFixes.fixes,
+      stackFromLogs: stackFixes.fromLogs,
       verify: d.verify ?? '',
       missing: (d.missing ?? []).map((m) => this.mask(m)),
       reasoning: (d.reasoning ?? []).map((m) => this.mask(m)),
@@ -219,7 +242,8 @@ class Builder {
 
 export function buildReportView(result: DiagnoseResult, origin: Origin, options: ViewOptions): ReportView {
   const b = new Builder(origin, options);
-  const diagnoses = (result.diagnoses ?? []).map((d) => b.diagnosis(d));
+  const stacks = result.stacks ?? [];
+  const diagnoses = (result.diagnoses ?? []).map((d) => b.diagnosis(d, stacks));
   return {
     source: origin.label,
     diagnoses,
@@ -229,6 +253,7 @@ export function buildReportView(result: DiagnoseResult, origin: Origin, options:
     worldSize: result.world_size ?? null,
     torchVersions: result.torch_versions ?? null,
     torchrun: !!result.torchrun,
+    stacks,
     warnings: (result.warnings ?? []).map((w) => b.mask(w)),
     targets: b.targets,
   };

@@ -56,6 +56,16 @@ export interface FixAdvice {
   why: string;
 }
 
+/** A fix in one training stack's own terms: the exact argument / config key / env var and a snippet naming it. */
+export interface StackFix {
+  stack: string; // pytorch | torchrun | hf-trainer | accelerate | deepspeed | megatron | lightning | vllm | ray
+  names: string;
+  snippet: string;
+  versions: string;
+  source: string;
+  in_logs: boolean; // the logs show this stack
+}
+
 export interface Diagnosis {
   failure: Failure | null;
   confidence: string; // high | medium | low
@@ -67,6 +77,8 @@ export interface Diagnosis {
   reasoning: string[];
   collateral: Collateral[];
   fix: FixAdvice[];
+  /** The stack fixes, those for the stacks the logs show first (absent from servers before the field). */
+  stack_fixes?: StackFix[];
   verify: string;
   missing: string[];
   notes: string[];
@@ -86,6 +98,8 @@ export interface DiagnoseResult {
   inputs: string[];
   torch_versions: string | null;
   torchrun: boolean;
+  /** The training stacks the logs show, most specific first (absent from servers before the field). */
+  stacks?: string[];
   world_size: number | null;
   bytes: number;
   lines: number;

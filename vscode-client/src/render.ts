@@ -1,6 +1,6 @@
 // The result panel's HTML from a ReportView. Pure: everything from the logs is escaped, the only script is the
 // panel's own (nonce), and links carry indices into ReportView.targets rather than paths.
-import { DiagnosisView, EvidenceView, FixView, ReportView } from './model';
+import { DiagnosisView, EvidenceView, FixView, ReportView, StackFixView } from './model';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -28,6 +28,13 @@ function fixBlock(f: FixView, d: number, i: number): string {
   return `<li class="fix"><div>${escapeHtml(f.text)}${applies}</div>`
     + (f.why ? `<div class="why">${escapeHtml(f.why)}</div>` : '')
     + env + (buttons.length ? `<div class="buttons">${buttons.join(' ')}</div>` : '') + '</li>';
+}
+
+function stackFixBlock(f: StackFixView): string {
+  return `<li class="stack-fix" data-stack="${escapeHtml(f.stack)}"><div><span class="stack">${escapeHtml(f.stack)}</span> <code>${escapeHtml(f.names)}</code>`
+    + (f.versions ? ` <span class="applies">(${escapeHtml(f.versions)})</span>` : '') + '</div>'
+    + `<pre class="snippet">${escapeHtml(f.snippet)}</pre>`
+    + (f.source ? `<div class="why">${escapeHtml(f.source)}</div>` : '') + '</li>';
 }
 
 function section(title: string, body: string, cls = ''): string {
@@ -71,6 +78,10 @@ function diagnosisBlock(d: DiagnosisView, index: number): string {
     parts.push(section('Fix', `<ul class="fixes" data-testid="fixes">${list(needed)}</ul>`
       + (other.length ? `<details class="not-needed"><summary>Not needed here (${other.length})</summary><ul class="fixes">${list(other)}</ul></details>` : '')));
   }
+  if (d.stackFixes.length) {
+    const title = d.stackFromLogs ? 'Fix in your stack' : 'Fix per stack';
+    parts.push(section(title, `<ul class="stack-fixes" data-testid="stack-fixes">${d.stackFixes.map(stackFixBlock).join('')}</ul>`));
+  }
   if (d.verify) {
     parts.push(section('Verify', `<pre class="verify" data-testid="verify">${escapeHtml(d.verify)}</pre><div class="buttons">${copyButton(`verify:${index}`, 'Copy command')}</div>`));
   }
@@ -107,7 +118,7 @@ export function renderBody(view: ReportView): string {
     `${view.lines} lines, ${formatBytes(view.bytes)}`,
     view.worldSize !== null ? `world size ${view.worldSize}` : '',
     view.torchVersions ? `PyTorch ${view.torchVersions}` : '',
-    view.torchrun ? 'torchrun' : '',
+    view.stacks.length ? `stack: ${view.stacks.join(', ')}` : (view.torchrun ? 'torchrun' : ''),
     view.inputs.length ? `inputs: ${view.inputs.join(', ')}` : '',
   ].filter(Boolean);
   out.push(`<footer class="muted">${escapeHtml(facts.join(' · '))}</footer>`);
@@ -136,6 +147,8 @@ pre { font-family: var(--vscode-editor-font-family); background: var(--vscode-te
 .missing li { color: var(--vscode-editorWarning-foreground, #cca700); }
 .why { opacity: .85; margin: 2px 0; }
 li.fix { margin-bottom: 10px; }
+li.stack-fix { list-style: none; margin: 0 0 10px -18px; }
+.stack { font-weight: 600; }
 button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 4px 10px; cursor: pointer; font-family: inherit; }
 button:hover { background: var(--vscode-button-hoverBackground); }
 button.secondary { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); }

@@ -76,3 +76,24 @@ test('no failure found', () => {
   assert.match(body, /No failure found/);
   assert.match(body, /<li>w1<\/li>/);
 });
+
+test('stack fixes: the stack the report names when the entry has a fix for it, else every stack', () => {
+  const r = fixture('oom-watchdog-files.json');
+  r.diagnoses[0].stack_fixes = [
+    { stack: 'hf-trainer', names: 'ddp_timeout', snippet: 'TrainingArguments(ddp_timeout=600)', versions: '>=4.30', source: 'src/transformers/training_args.py', in_logs: false },
+    { stack: 'deepspeed', names: 'timeout', snippet: 'deepspeed.init_distributed(timeout=t)', versions: '', source: 'deepspeed/comm/comm.py', in_logs: false },
+  ];
+  r.stacks = ['deepspeed', 'torchrun'];
+  let body = renderBody(buildReportView(r, { kind: 'files', label: 'f' }, { maskSecrets: true }));
+  assert.match(body, /<h2>Fix in your stack<\/h2><ul class="stack-fixes" data-testid="stack-fixes"><li class="stack-fix" data-stack="deepspeed">/);
+  assert.ok(!body.includes('ddp_timeout'));
+  assert.ok(body.indexOf('Fix in your stack') < body.indexOf('Verify'));
+  r.stacks = ['megatron'];
+  body = renderBody(buildReportView(r, { kind: 'files', label: 'f' }, { maskSecrets: true }));
+  assert.match(body, /<h2>Fix per stack<\/h2>/);
+  assert.ok(body.includes('TrainingArguments(ddp_timeout=600)') && body.includes('deepspeed.init_distributed(timeout=t)'));
+  delete r.stacks;
+  delete r.diagnoses[0].stack_fixes;
+  body = renderBody(buildReportView(r, { kind: 'files', label: 'f' }, { maskSecrets: true }));
+  assert.ok(!body.includes('stack-fixes'));
+});
