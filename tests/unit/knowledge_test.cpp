@@ -136,27 +136,6 @@ TEST_CASE("knowledge: a team's directory adds entries and bad entries are report
 }
 
 namespace {
-// BRANCH-LOCAL (kb-fields): entries whose file name starts with n-z, which another branch converts to the
-// on-call fields in parallel. Remove this list when both branches are merged; the test below fails for an entry
-// still listed here once it has all four fields, so the list can only shrink.
-const std::set<std::string> kNotYetConvertedOnThisBranch = {
-    "nan-inf-detected", "native-extension-undefined-symbol", "nccl-async-teardown", "nccl-bootstrap-truncated",
-    "nccl-cuda-failure", "nccl-desync-report", "nccl-duplicate-gpu", "nccl-heartbeat-monitor",
-    "nccl-ib-completion-error", "nccl-ib-memory-registration", "nccl-ib-qp-setup-failed", "nccl-internal-error",
-    "nccl-invalid-argument", "nccl-invalid-usage", "nccl-library-too-old", "nccl-proxy-connection-closed",
-    "nccl-remote-error", "nccl-socket-error", "nccl-store-retrieve-failed", "nccl-timeout-at-work",
-    "nccl-unhandled-cuda-error", "nccl-unhandled-system-error", "nccl-version-mismatch", "nccl-watchdog-timeout",
-    "nvml-driver-mismatch", "nvswitch-sxid", "object-collective-garbage-size", "pcie-aer-error",
-    "pinned-memory-failure", "port-already-in-use", "process-abort-sigabrt", "process-crashed-other-signal",
-    "process-ended-by-outside-signal", "process-group-teardown-hang", "process-killed-sigkill",
-    "process-segfault", "process-sigfpe", "python-exception", "python-module-missing", "rank-hang-straggler",
-    "ray-actor-died", "ray-memory-monitor-kill", "ray-node-died", "rendezvous-endpoint-local-on-multinode",
-    "rendezvous-store-timeout", "shared-filesystem-io-error", "silent-oom-nccl-timeout",
-    "slurm-controller-unreachable", "slurm-job-cancelled-by-user", "slurm-step-cancelled",
-    "slurm-time-limit-or-preemption", "startup-collective-timeout", "store-connection-lost",
-    "torch-compile-backend-failed", "triton-out-of-resources", "watchdog-timeout-silent-oom",
-    "worker-exit-unexplained",
-};
 
 std::string joined(const std::vector<std::string>& v) {
     std::string out;
@@ -170,10 +149,6 @@ TEST_CASE("knowledge: every built-in entry has the on-call fields (discriminator
     for (const auto& e : builtin().entries()) {
         INFO(e->id);
         const auto missing = e->depth.missing();
-        if (kNotYetConvertedOnThisBranch.count(e->id)) {
-            CHECK_MESSAGE(!missing.empty(), "has every on-call field: remove it from kNotYetConvertedOnThisBranch");
-            continue;
-        }
         CHECK_MESSAGE(missing.empty(), "lacks " << joined(missing));
         if (!missing.empty()) continue;
         ++converted;
@@ -186,8 +161,8 @@ TEST_CASE("knowledge: every built-in entry has the on-call fields (discriminator
             CHECK(std::find(e->sources.begin(), e->sources.end(), f.source) != e->sources.end());
         }
     }
-    for (const auto& id : kNotYetConvertedOnThisBranch) CHECK_MESSAGE(builtin().find(id), "no built-in entry " << id);
-    CHECK(converted >= 50);
+    CHECK(converted == static_cast<int>(builtin().entries().size()));
+    CHECK(converted >= 150);
 }
 
 TEST_CASE("knowledge: the on-call fields are validated when present, and a team's entry may omit them") {
