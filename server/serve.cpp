@@ -77,7 +77,7 @@ int run_serve(const std::vector<std::string>& args) {
         limits.max_body = opts.max_message_bytes;
         StdioTransport::Callbacks callbacks;
         callbacks.on_message = [&](std::string body) {
-            if (server_ptr) server_ptr->handle(body);
+            if (server_ptr) server_ptr->handle_owned(std::move(body));
         };
         callbacks.on_frame_error = [](const FrameEvent& e) {
             log_warning(std::string("framing: ") + to_string(e.error) + ": " + e.detail);

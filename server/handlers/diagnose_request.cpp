@@ -43,7 +43,8 @@ std::shared_ptr<DiagnoseJob> build_job(ServerState& s, const json& p, const std:
     for (std::size_t i = 0; i < uris.size(); ++i) {
         const std::string& uri = uris[i];
         if (auto doc = s.docs.get(uri)) {
-            job->input.texts.emplace_back(uri, doc->text);
+            // Read in place: the job keeps the snapshot alive until the diagnosis ends.
+            job->input.borrowed_texts.push_back({uri, uri_to_path(uri).value_or(""), doc->text});
             job->documents[uri] = doc;
             job->total_bytes += doc->text.size();
             continue;
@@ -161,6 +162,8 @@ void register_diagnose(ServerState& s) {
         const json& arguments = args ? *args : kNoArguments;
         if (command == kInsertAsyncErrorHandlingCommand) {
             execute_insert_command(s, arguments, std::move(reply));
+        } else if (command == kMarkJobCommand) {
+            execute_mark_job(s, arguments, std::move(reply));
         } else if (command == kDiagnoseCommand) {
             if (arguments.empty())
                 throw RpcError(error_code::invalid_params,

@@ -19,7 +19,7 @@ std::shared_ptr<const Document> DocumentStore::open(const std::string& uri, cons
 }
 
 std::shared_ptr<const Document> DocumentStore::change(const std::string& uri, std::int64_t version,
-                                                      const nlohmann::json& changes, PositionEncoding encoding) {
+                                                      nlohmann::json& changes, PositionEncoding encoding) {
     auto it = docs_.find(uri);
     if (it == docs_.end())
         throw RpcError(error_code::invalid_params, "params.textDocument.uri: " + uri + " is not open");
@@ -29,8 +29,9 @@ std::shared_ptr<const Document> DocumentStore::change(const std::string& uri, st
     std::string text = cur->text;
     for (std::size_t i = 0; i < changes.size(); ++i) {
         const std::string path = "params.contentChanges[" + std::to_string(i) + "]";
-        const nlohmann::json& c = require_object(changes[i], path);
-        std::string new_text = get_string(c, "text", path);
+        nlohmann::json& c = changes[i];
+        require_object(c, path);
+        std::string new_text = take_string(c, "text", path);
         if (find_member(c, "range") == nullptr) {
             text = std::move(new_text);
             continue;
