@@ -99,7 +99,17 @@ void Dispatcher::handle(std::string_view body) {
 void Dispatcher::handle_owned(std::string body) {
     if (phase_ == Phase::exited) return;
     json msg;
-    const bool ok = parse(body, msg);
+    bool ok = false;
+    if (is_valid_utf8(body)) {
+        std::string error;
+        ok = parse_message_json_owned(body, msg, error);
+        if (!ok) {
+            log_warning("the message is not valid JSON: " + error);
+            send_error(nullptr, error_code::parse_error, "the message is not valid JSON: " + error);
+        }
+    } else {
+        ok = parse(body, msg);
+    }
     std::string().swap(body);
     if (ok) handle_parsed(msg);
 }

@@ -17,4 +17,12 @@ namespace denpex::server {
 
 bool parse_message_json(std::string_view body, nlohmann::json& out, std::string& error);
 
+// As parse_message_json, for a body the caller gives up (valid UTF-8): when one string literal is most of a large
+// body (a didOpen's text), it is unescaped in place and the body's own buffer becomes that string in the tree, so
+// the text is never held twice — nlohmann's lexer would hold it twice more while parsing (its token buffer and the
+// raw token it keeps for error messages). The rest of the body is parsed as above. Anything the in-place path does
+// not take for certain (a control character, a lone surrogate, a big key) goes the ordinary way, errors included.
+// `body` is left unspecified.
+bool parse_message_json_owned(std::string& body, nlohmann::json& out, std::string& error);
+
 }  // namespace denpex::server

@@ -53,3 +53,36 @@ TEST_CASE("the moving parse gives what json::parse gives, and says where a body 
         CHECK_FALSE(error.empty());
     }
 }
+
+TEST_CASE("a large body's big string is unescaped in place: the same tree as json::parse, or the ordinary way") {
+    // A didOpen of a 2 MB text with every escape JSON has, a surrogate pair and raw UTF-8.
+    std::string text;
+    while (text.size() < (2u << 20))
+        text += "[rank5]:\t\"RuntimeError\": CUDA out of memory \\ path/x \u00e9 \U0001F600 \x01 end\r\n";
+    const json message = {{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
+                          {"params", {{"textDocument", {{"uri", "file:///a.log"}, {"languageId", "log"}, {"text", text}}}}}};
+    std::string body = message.dump();
+    json out;
+    std::string error;
+    REQUIRE(parse_message_json_owned(body, out, error));
+    CHECK(out == message);
+    CHECK(out["params"]["textDocument"]["text"].get_ref<const std::string&>() == text);
+
+    // "\/" and "\u" escapes nlohmann's dump does not write.
+    std::string big(3u << 20, 'x');
+    std::string escaped = R"({"a":[1,{"t":")" + big + R"(\/\u00e9\ud83d\ude00\u0041"}]})";
+    REQUIRE(parse_message_json_owned(escaped, out, error));
+    CHECK(out["a"][1]["t"] == big + "/\u00e9\U0001F600A");
+
+    // What the in-place path does not take goes the ordinary way, with the ordinary answer.
+    for (std::string bad : {R"({"t":")" + big + "\x01" + R"("})",              // a raw control character
+                            R"({"t":")" + big + R"(\ud800x"})",                // a lone surrogate
+                            R"({"t":")" + big + R"("} trailing)"}) {            // not one value
+        json o;
+        CHECK_FALSE(parse_message_json_owned(bad, o, error));
+        CHECK(o.is_null());
+    }
+    std::string big_key = R"({")" + big + R"(":1})";
+    REQUIRE(parse_message_json_owned(big_key, out, error));
+    CHECK(out[big] == 1);
+}
