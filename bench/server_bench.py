@@ -12,7 +12,8 @@ Measures, against the real server binary over stdio (Content-Length framing, as 
      idle hover latency: the I/O thread must stay responsive;
   4. a large log document (default 60 MB, --open-mb): didOpen written -> its publishDiagnostics, the server's peak
      RSS (VmHWM in /proc/PID/status, a fresh server) over that open, and an appended line (incremental didChange)
-     -> the new diagnostics (the debounce, --debounce-ms, included). `--only-open` runs this part alone.
+     -> the new diagnostics (the debounce, --debounce-ms, included). `--only-open` runs this part alone (printed
+     only: server_bench_results.md keeps its before/after table).
 The server is `<build>/denpex serve`.
 The 1 GB of logs come from bench/gen_logs (built by CMake) into ${TMPDIR:-/tmp}/denpex-server-bench, reused.
 Output: a Markdown table on stdout, also written to bench/server_bench_results.md.
@@ -241,7 +242,7 @@ def main():
     rows = []
     if a.only_open:
         rows += open_large_document(cmd, a.open_mb, a.repeat)
-        return write_results(rows, cmd)
+        return write_results(rows, cmd, save=False)
 
     # 1. initialize
     spawn_to_init, init_rtt = [], []
@@ -320,14 +321,15 @@ def main():
     return write_results(rows, cmd)
 
 
-def write_results(rows, cmd):
+def write_results(rows, cmd, save=True):
     header = "| measurement | result |\n|---|---|\n"
     table = header + "".join("| %s | %s |\n" % r for r in rows)
     meta = "denpex serve latency, %s, %s, %d CPUs, %s\n\nserver: `%s`\n\n" % (
         time.strftime("%Y-%m-%d %H:%M"), platform.platform(), os.cpu_count(), platform.python_version(), " ".join(cmd))
     print(meta + table)
-    with open(os.path.join(HERE, "server_bench_results.md"), "w") as f:
-        f.write(meta + table)
+    if save:
+        with open(os.path.join(HERE, "server_bench_results.md"), "w") as f:
+            f.write(meta + table)
     return 0
 
 

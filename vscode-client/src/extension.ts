@@ -52,7 +52,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (pick) await vscode.commands.executeCommand(pick.command, ...(pick.arg ? [pick.arg] : []));
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('denpex.server.path') || e.affectsConfiguration('denpex.knowledge.folders')) void s.restart();
+      if (e.affectsConfiguration('denpex.server.path') || e.affectsConfiguration('denpex.knowledge.folders') ||
+        e.affectsConfiguration('denpex.saveHistory')) void s.restart();
       else if (e.affectsConfiguration('denpex.trace.server')) void s.restart(); // the server's own log level follows it
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void s.restart()),

@@ -285,9 +285,10 @@ async function until(label, fn, timeoutMs = 30000, everyMs = 250) {
     fs.writeFileSync(liveLog, '[rank3]:2024-10-23 12:00:01,000 - trainer - INFO - step 1 loss 2.01\n');
     await page.keyboard.press('Control+B'); // the side bar again (hidden for the panel's screenshot)
     const liveRow = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^live$/ }).first();
-    await retry('the explorer to show live/', async () => {
-      if (!(await liveRow.isVisible())) await palette('File: Refresh Explorer');
-      await liveRow.waitFor({ timeout: 10000 });
+    await retry('the explorer to show live/', async (attempt) => {
+      // The explorer's file watcher shows a new folder on its own; its Refresh button is the fallback.
+      if (attempt > 1) await page.locator('.explorer-viewlet .codicon-explorer-refresh').first().click().catch(() => {});
+      await liveRow.waitFor({ timeout: 15000 });
     });
     await retry('Watch Log Folder… from the explorer', async () => {
       await page.keyboard.press('Escape');
@@ -305,7 +306,10 @@ async function until(label, fn, timeoutMs = 30000, everyMs = 250) {
     const watchToast = page.locator('.notifications-toasts .notification-toast', { hasText: 'failed first' }).first();
     await watchToast.waitFor({ timeout: 30000 });
     const watchText = await watchToast.innerText();
-    check(/rank 3/.test(watchText) && /CUDA out of memory/i.test(watchText), `the watch notification names rank 3's OOM: ${JSON.stringify(watchText.split('\n')[0])}`);
+    const watchLine = watchText.split('\n').find((l) => /failed first/.test(l)) ?? watchText;
+    check(/rank 3/.test(watchLine) && /CUDA out of memory/i.test(watchLine), `the watch notification names rank 3's OOM: ${JSON.stringify(watchLine)}`);
+    await watchToast.locator('.monaco-button', { hasText: 'Open Result' }).first().waitFor();
+    await until('the notification to finish fading in', () => watchToast.evaluate((e) => getComputedStyle(e).opacity === '1'), 5000);
     await shot('9-watch-notification.png');
     const beforeWatchRun = await panelRun();
     await watchToast.locator('.monaco-button', { hasText: 'Open Result' }).first().click();

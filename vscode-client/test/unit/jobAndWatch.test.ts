@@ -31,3 +31,10 @@ test('the watch notification names the rank, its host and the failure', () => {
   assert.equal(initiatingMessage({ watchId: 'w', event: 'initiating', process: 'pid 77' }, 'x'),
     'denpex: pid 77 failed first in x: a failure.');
 });
+
+test('denpex.saveHistory adds --save-history to the server arguments', async () => {
+  const { serverArgs } = await import('../../src/serverConfig');
+  const base = { path: '', knowledgeFolders: [], trace: 'off' as const };
+  assert.ok(serverArgs({ ...base, saveHistory: true }, {}).includes('--save-history'));
+  assert.ok(!serverArgs({ ...base, saveHistory: false }, {}).includes('--save-history'));
+});
