@@ -6,7 +6,8 @@
 //     initiating failure is in the logs (before the other ranks' watchdogs fire), and `event: "verdict"` when the
 //     leading verdict changes (follow/watch_reporter.hpp decides which);
 // `report` is the engine's JSON contract with LSP locations, as denpex/diagnose answers. The request is answered
-// once, when the watch ends: `denpex/stopWatch {watchId}` -> the final report as its result; `$/cancelRequest`,
+// once, when the watch ends: `denpex/stopWatch {watchId}` (the id the request chose, or the server's "watch-N")
+// -> the final report as its result; `$/cancelRequest`,
 // shutdown or exit -> RequestCancelled. Idle, a watch sleeps in poll() on inotify and an eventfd that stopWatch
 // writes; a cancelled request raises only a flag, so poll wakes every kCancelPollMs to look at it.
 #include <poll.h>
@@ -137,7 +138,10 @@ void register_watch(ServerState& s) {
         for (const std::string& skipped : follower->notified()) follower->live().add_warning("not read: " + skipped);
 
         auto w = std::make_shared<WatchSession>();
-        w->id = "watch-" + std::to_string(s.next_watch++);
+        // A client may name the watch itself (it then knows the id before any update); else the server does.
+        w->id = get_optional_string(params, "watchId", "params").value_or("watch-" + std::to_string(s.next_watch++));
+        if (s.watches.count(w->id))
+            throw RpcError(error_code::invalid_params, "params.watchId: a watch named " + w->id + " is running");
         w->wake_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
         s.watches[w->id] = w;
         log_info("watch " + w->id + ": following " + path);

@@ -126,6 +126,8 @@ export const WATCH_UPDATE_NOTIFICATION = 'denpex/watchUpdate';
 export interface WatchParams {
   folder: string; // a path or a file: URI
   fromEnd?: boolean;
+  /** The client's own name for the watch (unique while it runs): updates and denpex/stopWatch use it. */
+  watchId?: string;
 }
 
 export interface WatchResult {

@@ -13,8 +13,9 @@ import { initiatingMessage } from './watchMessage';
 
 export class FolderWatcher implements vscode.Disposable {
   private registeredOn: LanguageClient | undefined;
-  private readonly folders = new Map<string, string>(); // watchId -> folder label
-  private readonly pending: ((u: WatchUpdate) => void)[] = [];
+  private nextId = 1;
+  /** Running watches by id: the folder's label and what to do with its `ready` update. */
+  private readonly watches = new Map<string, { label: string; ready: (u: WatchUpdate) => void }>();
 
   constructor(private readonly server: ServerManager, private readonly panel: ResultPanel) {}
 
@@ -36,29 +37,26 @@ export class FolderWatcher implements vscode.Disposable {
     if (!client) return;
     this.listen(client);
     const label = path.basename(folder.fsPath) || folder.fsPath;
-    const params: WatchParams = { folder: folder.fsPath };
+    const watchId = `vscode-${process.pid}-${this.nextId++}`;
+    const params: WatchParams = { folder: folder.fsPath, watchId };
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `denpex: watching ${label}`, cancellable: true },
       async (progress, token) => {
-        const request = client.sendRequest<WatchResult>(WATCH_METHOD, params);
-        // The watch's id arrives with its first update; Cancel stops it (the server answers with the final report).
-        const ready = new Promise<WatchUpdate>((resolve) => this.pending.push(resolve));
-        token.onCancellationRequested(async () => {
-          const first = await ready;
-          await client.sendRequest(STOP_WATCH_METHOD, { watchId: first.watchId });
+        this.watches.set(watchId, {
+          label,
+          ready: (u) => progress.report({ message: `${u.files ?? 0} log file${u.files === 1 ? '' : 's'}; Cancel stops the watch` }),
         });
-        void ready.then((u) => {
-          this.folders.set(u.watchId, label);
-          progress.report({ message: `${u.files ?? 0} log file${u.files === 1 ? '' : 's'}; Cancel stops the watch` });
-        });
+        // Cancel stops the watch; the server then answers the request with the final report.
+        token.onCancellationRequested(() => void client.sendRequest(STOP_WATCH_METHOD, { watchId }));
         try {
-          const result = await request;
-          this.folders.delete(result.watchId);
+          await client.sendRequest<WatchResult>(WATCH_METHOD, params);
           this.server.output.info(`watch of ${label} ended`);
         } catch (e) {
           if (!(e instanceof ResponseError && e.code === -32800)) {
             void vscode.window.showErrorMessage(`denpex: watching ${label} failed: ${e instanceof Error ? e.message : String(e)}`);
           }
+        } finally {
+          this.watches.delete(watchId);
         }
       });
   }
@@ -70,11 +68,12 @@ export class FolderWatcher implements vscode.Disposable {
   }
 
   private onUpdate(u: WatchUpdate): void {
+    const watch = this.watches.get(u.watchId);
     if (u.event === 'ready') {
-      this.pending.shift()?.(u);
+      watch?.ready(u);
       return;
     }
-    const folder = this.folders.get(u.watchId) ?? 'the watched folder';
+    const folder = watch?.label ?? 'the watched folder';
     const report = u.report;
     if (!report) return;
     const origin: Origin = { kind: 'files', label: `${folder} (watched)` };
@@ -93,6 +92,6 @@ export class FolderWatcher implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.pending.length = 0;
+    this.watches.clear();
   }
 }
