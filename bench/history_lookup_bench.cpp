@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/history_store.hpp"
-#include "cli/seen_before.hpp"
+#include "history/history_store.hpp"
+#include "history/seen_before.hpp"
 #include "engine/bounded_number.hpp"
 
 int main(int argc, char** argv) {
@@ -23,8 +23,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < *repeat; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
         std::vector<std::string> warnings;
-        const auto scan = denpex::cli::scan_fingerprint(argv[1], argv[2]);
-        count = denpex::cli::seen_before(argv[1], scan, argv[2], warnings).count;
+        const auto scan = denpex::scan_fingerprint(argv[1], argv[2]);
+        count = denpex::seen_before(argv[1], scan, argv[2], warnings).count;
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     std::sort(ms.begin(), ms.end());

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Latency benchmark of `denpex serve` (a benchmark, not a test: it reports numbers and never fails on them).
 
-usage: bench/server_bench.py [--build DIR] [--gb N] [--repeat N] [--knowledge DIR --no-builtin-knowledge]
+usage: bench/server_bench.py [--build DIR] [--gb N] [--repeat N] [--open-mb N] [--only-open]
+                             [--knowledge DIR --no-builtin-knowledge]
 
 Measures, against the real server binary over stdio (Content-Length framing, as an editor talks to it):
   1. initialize: from spawning the process to the initialize response (knowledge loading included), and the
      initialize round trip alone;
   2. `denpex/diagnose` latency on a 10k-line and a 100k-line text (request written -> response parsed);
   3. hover latency while a diagnosis of N GB of rank logs on disk (default 1) runs on a worker, against the
-     idle hover latency: the I/O thread must stay responsive.
+     idle hover latency: the I/O thread must stay responsive;
+  4. a large log document (default 60 MB, --open-mb): didOpen written -> its publishDiagnostics, the server's peak
+     RSS (VmHWM in /proc/PID/status, a fresh server) over that open, and an appended line (incremental didChange)
+     -> the new diagnostics (the debounce, --debounce-ms, included). `--only-open` runs this part alone (printed
+     only: server_bench_results.md keeps its before/after table).
 The server is `<build>/denpex serve`.
 The 1 GB of logs come from bench/gen_logs (built by CMake) into ${TMPDIR:-/tmp}/denpex-server-bench, reused.
 Output: a Markdown table on stdout, also written to bench/server_bench_results.md.
@@ -41,6 +46,7 @@ class Client:
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.lock = threading.Condition()
         self.responses = {}   # id -> (message, arrival time)
+        self.published = []   # (publishDiagnostics params, arrival time)
         self.next_id = 1
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -61,6 +67,11 @@ class Client:
             now = time.perf_counter()
             if "id" in msg and "method" in msg:   # a request from the server (progress token): accept it
                 self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+                continue
+            if msg.get("method") == "textDocument/publishDiagnostics":
+                with self.lock:
+                    self.published.append((msg["params"], now))
+                    self.lock.notify_all()
                 continue
             if "id" in msg:
                 with self.lock:
@@ -96,6 +107,33 @@ class Client:
             raise RuntimeError("%s failed: %s" % (method, msg["error"]))
         return msg, arrived - t
 
+    def wait_published(self, uri, version, timeout=600):
+        """The arrival time of the first publishDiagnostics for (uri, version)."""
+        deadline = time.time() + timeout
+        with self.lock:
+            while True:
+                for params, t in self.published:
+                    if params.get("uri") == uri and params.get("version") == version:
+                        return params, t
+                if time.time() > deadline:
+                    raise RuntimeError("no diagnostics for %s version %s" % (uri, version))
+                self.lock.wait(0.05)
+
+    def status_kib(self, field):
+        """A VmRSS/VmHWM-style field of the server's /proc status, in KiB."""
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+        raise RuntimeError("no %s in /proc/%d/status" % (field, self.proc.pid))
+
+    def cpu_seconds(self):
+        """User + system CPU time of the server so far (/proc/PID/stat): unlike wall time, not inflated by a busy
+        machine."""
+        with open("/proc/%d/stat" % self.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def close(self):
         try:
             self.call("shutdown", None)
@@ -127,6 +165,56 @@ def rank_log_text(lines):
     return "\n".join(out) + "\n"
 
 
+def open_large_document(cmd, mb, repeat):
+    """Part 4: rows for a `mb` MB log document opened in a fresh server each time, then one line appended."""
+    lines = int(mb * 1e6 / 107)
+    text = rank_log_text(lines)
+    body_mb = len(text) / 1e6
+    uri = "file:///bench/large/node0.log"
+    open_times, hwm, after, edits, open_cpu, edit_cpu = [], [], [], [], [], []
+    found = None
+    for _ in range(repeat):
+        c = Client(cmd)
+        c.call("initialize", {"processId": os.getpid(), "capabilities": {}})
+        c.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        base = c.status_kib("VmRSS")
+        cpu0 = c.cpu_seconds()
+        t0 = time.perf_counter()
+        c.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "log", "version": 1, "text": text}}})
+        params, t1 = c.wait_published(uri, 1)
+        open_times.append(t1 - t0)
+        cpu1 = c.cpu_seconds()
+        open_cpu.append(cpu1 - cpu0)
+        hwm.append((c.status_kib("VmHWM"), base))
+        after.append(c.status_kib("VmRSS"))
+        found = [d for d in params["diagnostics"] if d.get("severity") == 1]
+        last = text.count("\n")
+        t2 = time.perf_counter()
+        c.send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"range": {"start": {"line": last, "character": 0}, "end": {"line": last, "character": 0}},
+                                "text": "[rank3]:RuntimeError: CUDA error: an illegal memory access was encountered\n"}]}})
+        _, t3 = c.wait_published(uri, 2)
+        edits.append(t3 - t2)
+        edit_cpu.append(c.cpu_seconds() - cpu1)
+        c.close()
+    mib = lambda kib: kib / 1024.0
+    rows = [
+        ("large document: didOpen of %.1f MB -> publishDiagnostics (%s)" % (
+            body_mb, found[0]["message"][:60] if found else "no Error"), summary(open_times)),
+        ("large document: server CPU time (user + sys) for that open", "median %.2f s" % statistics.median(open_cpu)),
+        ("large document: server peak RSS over the open (VmHWM; RSS before the open)",
+         "median %.0f MiB (%.0f MiB before; %.1fx the document)" % (
+             statistics.median(mib(h) for h, _ in hwm), statistics.median(mib(b) for _, b in hwm),
+             statistics.median(mib(h) for h, _ in hwm) * 1048576 / len(text))),
+        ("large document: RSS after the diagnostics", "median %.0f MiB" % statistics.median(mib(a) for a in after)),
+        ("large document: one line appended -> new diagnostics (debounce included)", summary(edits)),
+        ("large document: server CPU time for that edit", "median %.2f s" % statistics.median(edit_cpu)),
+    ]
+    return rows
+
+
 def ms(seconds):
     return "%.1f" % (seconds * 1000)
 
@@ -142,6 +230,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(REPO, "build"))
     ap.add_argument("--gb", type=float, default=1.0, help="size of the big diagnosis (default 1 GB)")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--open-mb", type=float, default=60.0, help="size of the large log document (default 60 MB)")
+    ap.add_argument("--only-open", action="store_true", help="run only the large-document part")
     ap.add_argument("--knowledge", action="append", default=[])
     ap.add_argument("--no-builtin-knowledge", action="store_true")
     a = ap.parse_args()
@@ -150,6 +240,9 @@ def main():
     cmd = server_cmd(os.path.abspath(a.build), extra)
     log("server: " + " ".join(cmd))
     rows = []
+    if a.only_open:
+        rows += open_large_document(cmd, a.open_mb, a.repeat)
+        return write_results(rows, cmd, save=False)
 
     # 1. initialize
     spawn_to_init, init_rtt = [], []
@@ -224,13 +317,19 @@ def main():
     rows.append(("that diagnosis: %.2f GB in" % (total / 1e9),
                  "%.2f s = %.0f MB/s (initiating rank %s)" % (big, total / big / 1e6, found)))
 
+    rows += open_large_document(cmd, a.open_mb, a.repeat)
+    return write_results(rows, cmd)
+
+
+def write_results(rows, cmd, save=True):
     header = "| measurement | result |\n|---|---|\n"
     table = header + "".join("| %s | %s |\n" % r for r in rows)
     meta = "denpex serve latency, %s, %s, %d CPUs, %s\n\nserver: `%s`\n\n" % (
         time.strftime("%Y-%m-%d %H:%M"), platform.platform(), os.cpu_count(), platform.python_version(), " ".join(cmd))
     print(meta + table)
-    with open(os.path.join(HERE, "server_bench_results.md"), "w") as f:
-        f.write(meta + table)
+    if save:
+        with open(os.path.join(HERE, "server_bench_results.md"), "w") as f:
+            f.write(meta + table)
     return 0
 
 

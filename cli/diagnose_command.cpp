@@ -10,14 +10,11 @@
 #include "cli/color.hpp"
 #include "cli/diagnose_options.hpp"
 #include "cli/exit_status.hpp"
-#include "cli/fingerprint.hpp"
-#include "cli/history_store.hpp"
-#include "cli/incident_record.hpp"
-#include "cli/job_identity.hpp"
+#include "history/history_store.hpp"
+#include "history/incident_history.hpp"
 #include "cli/knowledge_loading.hpp"
 #include "cli/progress.hpp"
 #include "cli/sarif.hpp"
-#include "cli/seen_before.hpp"
 #include "engine/engine.hpp"
 #include "engine/report.hpp"
 
@@ -30,16 +27,6 @@ int usage_error(const std::string& message) {
     std::cerr << "denpex: " << message << " (see denpex diagnose --help)\n";
     return code(ExitStatus::usage);
 }
-
-// What the history says about this diagnosis, and what --save did.
-struct HistoryView {
-    std::optional<std::string> dir;
-    bool exists = false;
-    std::string fingerprint;   // of the leading diagnosis; "" when nothing was found
-    SeenBefore seen;
-    std::string saved_id;
-    std::vector<std::string> warnings;
-};
 
 // The inputs' total size, 0 (unknown) when stdin is among them.
 std::uint64_t total_bytes(const std::vector<InputFile>& files) {
@@ -69,45 +56,6 @@ std::string current_dir() {
     const auto cwd = fs::current_path(ec);
     return ec ? std::string("/") : cwd.string();
 }
-
-void save_incident(const Report& report, bool raw, HistoryView& h) {
-    const auto hosts = report_hosts(report);
-    IncidentContext context{new_incident_name(h.fingerprint), job_identity(report, current_dir()), raw,
-                            fingerprint_lines(report.diagnoses.front(), hosts)};
-    const std::string text = incident_record(saved_report(report, raw, hosts), context)
-                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (auto problem = write_incident(*h.dir, context.name, text + "\n"))
-        h.warnings.push_back("history: the incident was not saved: " + *problem);
-    else h.saved_id = context.name.id;
-}
-
-HistoryView consult_history(const Report& report, const DiagnoseCliOptions& o) {
-    HistoryView h;
-    h.dir = history_dir_from_env();
-    if (report.diagnoses.empty()) {
-        if (o.save) h.warnings.push_back("history: nothing to save (no failure found)");
-        return h;
-    }
-    h.fingerprint = failure_fingerprint(report.diagnoses.front(), report_hosts(report));
-    if (!h.dir) {
-        if (o.save) h.warnings.push_back("history: not saved: neither XDG_DATA_HOME nor HOME names a directory");
-        return h;
-    }
-    const HistoryScan scan = scan_fingerprint(*h.dir, h.fingerprint);
-    h.exists = scan.exists;
-    h.warnings.insert(h.warnings.end(), scan.warnings.begin(), scan.warnings.end());
-    if (scan.exists) h.seen = seen_before(*h.dir, scan, h.fingerprint, h.warnings);
-    if (o.save) save_incident(report, o.save_raw, h);
-    return h;
-}
-
-nlohmann::json history_json(const HistoryView& h) {
-    nlohmann::json j = seen_before_json(h.seen, h.fingerprint);
-    if (!h.saved_id.empty()) j["saved"] = h.saved_id;
-    return j;
-}
-
-bool wants_history_field(const HistoryView& h) { return !h.fingerprint.empty() && (h.exists || !h.saved_id.empty()); }
 
 void print_report(const Report& report, const HistoryView& h, const DiagnoseCliOptions& o) {
     constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
@@ -146,7 +94,7 @@ int diagnose_command(const std::vector<std::string>& args) {
     input.files = inputs.files;
     input.not_read = inputs.skipped;
     const Report report = run_engine(engine, input, o);
-    const HistoryView history = consult_history(report, o);
+    const HistoryView history = consult_history(report, {history_dir_from_env(), o.save, o.save_raw, current_dir()});
     // Evidence is cut on character boundaries, but a log line is the user's bytes: never abort on them.
     print_report(report, history, o);
     std::cout.flush();

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/history_store.hpp"
-#include "cli/incident_record.hpp"
+#include "history/history_store.hpp"
+#include "history/incident_record.hpp"
 #include "engine/bounded_number.hpp"
 
 namespace denpex::cli {

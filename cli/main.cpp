@@ -10,7 +10,7 @@
 #include "cli/diagnose_command.hpp"
 #include "cli/diagnose_options.hpp"
 #include "cli/history_command.hpp"
-#include "cli/history_store.hpp"
+#include "history/history_store.hpp"
 #include "cli/kb_command.hpp"
 #include "cli/watch_command.hpp"
 #include "cli/watch_options.hpp"
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
     if (cmd == "diagnose") return denpex::cli::diagnose_command(rest);
     if (cmd == "watch") return denpex::cli::watch_command(rest);
     if (cmd == "history") {
-        const auto dir = denpex::cli::history_dir_from_env();
+        const auto dir = denpex::history_dir_from_env();
         if (!dir) return usage_error("history: neither XDG_DATA_HOME nor HOME names a directory");
         return denpex::cli::history_command(rest, *dir, std::cout, std::cerr);
     }

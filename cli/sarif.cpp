@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "cli/fingerprint.hpp"
-#include "cli/incident_record.hpp"
+#include "history/fingerprint.hpp"
+#include "history/incident_record.hpp"
 
 namespace denpex::cli {
 namespace {

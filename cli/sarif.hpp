@@ -8,7 +8,7 @@
 //     percent-encoded, `file://` for an absolute path; region.startLine; the line's text as region.snippet);
 //   - relatedLocations: each collateral process's first evidence line, its message naming the process;
 //   - an undetermined verdict is a result of level "note" whose message says the missing fact;
-//   - partialFingerprints["denpexFailure/v1"] = cli/fingerprint.hpp's fingerprint; properties: confidence,
+//   - partialFingerprints["denpexFailure/v1"] = history/fingerprint.hpp's fingerprint; properties: confidence,
 //     initiating, strategies, undetermined, missing.
 // Log text comes only from the Report, which the engine has already masked (engine/secret_mask.hpp): SARIF
 // shows exactly what the text and JSON views show. No network: "$schema" is a name, never fetched.

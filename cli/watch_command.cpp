@@ -9,17 +9,15 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
-#include <map>
 #include <optional>
 
 #include "cli/exec_hook.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/knowledge_loading.hpp"
-#include "cli/line_splitter.hpp"
+#include "follow/line_splitter.hpp"
 #include "cli/watch_options.hpp"
-#include "cli/watch_reporter.hpp"
-#include "cli/watch_set.hpp"
-#include "engine/live_diagnosis.hpp"
+#include "follow/watch_reporter.hpp"
+#include "follow/log_follower.hpp"
 
 namespace denpex::cli {
 namespace {
@@ -48,7 +46,7 @@ int signal_descriptor() {
 
 class Watch {
 public:
-    Watch(const WatchCliOptions& o, const Engine& engine) : o_(o), live_(engine, o.mask) {
+    Watch(const WatchCliOptions& o, const Engine& engine) : o_(o), follower_(engine, o.mask) {
         if (o.exec) hook_.emplace(*o.exec);
     }
 
@@ -56,8 +54,7 @@ public:
     int run(int signal_fd);
 
 private:
-    bool stdin_only() const { return reading_stdin_ && set_.tails().empty() && o_.paths.size() == 1; }
-    void read_files();
+    bool stdin_only() const { return reading_stdin_ && follower_.files().tails().empty() && o_.paths.size() == 1; }
     void read_stdin();
     void note_skipped();
     void report_changes();
@@ -66,59 +63,38 @@ private:
     int finish();
 
     const WatchCliOptions& o_;
-    LiveDiagnosis live_;
-    WatchSet set_;
+    LogFollower follower_;
     WatchReporter reporter_;
     std::optional<ExecHook> hook_;
-    std::map<const FileTail*, LiveDiagnosis::InputId> inputs_;
-    bool reading_stdin_ = false, stdin_ended_ = false, inputs_changed_ = true, output_failed_ = false;
+    bool reading_stdin_ = false, stdin_ended_ = false, output_failed_ = false;
     std::optional<LiveDiagnosis::InputId> stdin_input_;
     LineSplitter stdin_lines_;
-    std::uint64_t reported_events_ = 0;
 };
 
 std::optional<std::string> Watch::add_paths() {
     for (const auto& path : o_.paths) {
         if (path == "-") {
             reading_stdin_ = true;
-            stdin_input_ = live_.open_input("<stdin>", "");
+            stdin_input_ = follower_.live().open_input("<stdin>", "");
             continue;
         }
-        if (auto error = set_.add(path, o_.from_end)) return error;
+        if (auto error = follower_.add(path, o_.from_end)) return error;
     }
     // An empty directory is worth watching (a job's first log may appear there); files that are no logs are not.
-    const auto skipped = set_.take_skipped();
-    if (!reading_stdin_ && set_.tails().empty() && !set_.has_directories())
+    const auto skipped = follower_.notified();
+    if (!reading_stdin_ && follower_.files().tails().empty() && !follower_.files().has_directories())
         return skipped.empty() ? std::string("nothing to watch") : "nothing to read: " + skipped.front();
     for (const auto& s : skipped) {
         std::cerr << "denpex: warning: not read: " << s << "\n";
-        live_.add_warning("not read: " + s);
+        follower_.live().add_warning("not read: " + s);
     }
     return std::nullopt;
 }
 
 void Watch::note_skipped() {
-    for (const auto& s : set_.take_skipped()) {
+    for (const auto& s : follower_.notified()) {
         std::cerr << "denpex: warning: not read: " << s << "\n";
-        live_.add_warning("not read: " + s);
-    }
-}
-
-// New bytes of every followed file go to its live input; a truncated or rotated file becomes a new input.
-void Watch::read_files() {
-    for (const auto& tail : set_.tails()) {
-        auto [it, fresh] = inputs_.try_emplace(tail.get(), 0);
-        if (fresh) {
-            it->second = live_.open_input(tail->display(), tail->path());
-            inputs_changed_ = true;
-        }
-        auto line = [&](std::string_view text, bool truncated) { live_.add_line(it->second, text, truncated); };
-        auto restart = [&](Restart) {
-            live_.close_input(it->second);
-            it->second = live_.open_input(tail->display(), tail->path());
-            inputs_changed_ = true;
-        };
-        if (auto error = tail->poll(line, restart)) live_.add_warning(*error);
+        follower_.live().add_warning("not read: " + s);
     }
 }
 
@@ -126,13 +102,14 @@ void Watch::read_stdin() {
     static std::array<char, kStdinChunk> buf;
     const ssize_t n = ::read(STDIN_FILENO, buf.data(), buf.size());
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
-    auto line = [&](std::string_view text, bool truncated) { live_.add_line(*stdin_input_, text, truncated); };
+    LiveDiagnosis& live = follower_.live();
+    auto line = [&](std::string_view text, bool truncated) { live.add_line(*stdin_input_, text, truncated); };
     if (n <= 0) {
-        if (n < 0) live_.add_warning(std::string("<stdin>: read error: ") + std::strerror(errno));
+        if (n < 0) live.add_warning(std::string("<stdin>: read error: ") + std::strerror(errno));
         stdin_lines_.finish(line);
-        live_.close_input(*stdin_input_);
+        live.close_input(*stdin_input_);
         stdin_ended_ = true;
-        inputs_changed_ = true;
+        follower_.input_changed();
         return;
     }
     stdin_lines_.append(std::string_view(buf.data(), static_cast<std::size_t>(n)), line);
@@ -152,16 +129,14 @@ void Watch::emit(const WatchUpdate& update, const Report& report) {
 
 // The Report is derived again only when a line matched a signature or an input began or ended.
 void Watch::report_changes() {
-    if (!inputs_changed_ && live_.events_seen() == reported_events_) return;
-    inputs_changed_ = false;
-    reported_events_ = live_.events_seen();
-    const Report report = live_.report();
-    for (const WatchUpdate& u : reporter_.changes(report)) emit(u, report);
+    const std::optional<Report> report = follower_.changed_report();
+    if (!report) return;
+    for (const WatchUpdate& u : reporter_.changes(*report)) emit(u, *report);
 }
 
 int Watch::finish() {
-    read_files();   // what was written up to the signal
-    const Report report = live_.report();
+    follower_.read_files();   // what was written up to the signal
+    const Report report = follower_.live().report();
     emit({UpdateKind::final_report, 0}, report);
     for (const auto& w : report.warnings) std::cerr << "denpex: warning: " << w << "\n";
     if (hook_) hook_->reap();
@@ -170,23 +145,24 @@ int Watch::finish() {
 
 // Said once on stderr, after what the files held at the start was read: from here on, lines are new.
 void Watch::say_ready() const {
-    std::cerr << "denpex: watching " << set_.tails().size() << " file" << (set_.tails().size() == 1 ? "" : "s")
+    const std::size_t files = follower_.files().tails().size();
+    std::cerr << "denpex: watching " << files << " file" << (files == 1 ? "" : "s")
               << (reading_stdin_ ? " and stdin" : "") << "; Ctrl-C for the final report\n";
     std::cerr.flush();
 }
 
 int Watch::run(int signal_fd) {
     for (bool first = true;; first = false) {
-        read_files();
+        follower_.read_files();
         report_changes();
         if (first) say_ready();
         if (output_failed_ || (stdin_only() && stdin_ended_)) break;
-        std::array<pollfd, 3> fds = {pollfd{signal_fd, POLLIN, 0}, pollfd{set_.fd(), POLLIN, 0},
+        std::array<pollfd, 3> fds = {pollfd{signal_fd, POLLIN, 0}, pollfd{follower_.fd(), POLLIN, 0},
                                      pollfd{reading_stdin_ && !stdin_ended_ ? STDIN_FILENO : -1, POLLIN, 0}};
         const int ready = ::poll(fds.data(), fds.size(), kFallbackTimeoutMs);
         if (ready < 0 && errno != EINTR) break;
         if (fds[0].revents & POLLIN) break;   // SIGINT / SIGTERM: the final report
-        if (fds[1].revents & POLLIN && set_.drain() && set_.discover() > 0) note_skipped();
+        if (fds[1].revents & POLLIN) note_skipped();
         if (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) read_stdin();
         if (hook_) hook_->reap();
     }

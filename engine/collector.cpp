@@ -101,9 +101,9 @@ void Collector::add_fd(int fd, const std::string& name, const std::string& path)
     if (!reader.error().empty()) t_.warnings.push_back(name + ": read error: " + reader.error());
 }
 
-void Collector::add_text(std::string_view text, const std::string& name) {
+void Collector::add_text(std::string_view text, const std::string& name, const std::string& path) {
     LineReader reader(text);
-    read(reader, name, "");
+    read(reader, name, path);
 }
 
 // The state one input keeps from one line to the next: read() keeps it for a whole file, a live input (denpex

@@ -34,7 +34,7 @@ public:
 
     // `name` is shown in evidence; `path` (may be empty) supplies path hints (rank_3.log, attempt_0/3/...).
     void add_fd(int fd, const std::string& name, const std::string& path);
-    void add_text(std::string_view text, const std::string& name);
+    void add_text(std::string_view text, const std::string& name, const std::string& path = "");
 
     void set_cancel_flag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
     // Called every few MB with the bytes read so far.

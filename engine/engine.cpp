@@ -160,6 +160,11 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
                 if (collector->cancelled()) break;
                 guarded(r, named_text.first, [&] { collector->add_text(named_text.second, named_text.first); });
             }
+        if (r + 1 == runs.size())
+            for (const BorrowedText& b : input.borrowed_texts) {
+                if (collector->cancelled()) break;
+                guarded(r, b.name, [&] { collector->add_text(b.text, b.name, b.path); });
+            }
         stopped[r] = collector->cancelled();
         guarded(r, "reader", [&] { timelines[r] = collector->finish(); });
     };
@@ -186,6 +191,42 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
                              (input.not_read.size() - kListed == 1 ? "" : "s"));
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
     return reason_over(std::move(t), options.mask);
+}
+
+Timeline Engine::read(const std::vector<BorrowedText>& texts, const DiagnoseOptions& options, bool* cancelled) const {
+    Collector collector(*matcher_);
+    collector.set_cancel_flag(options.cancel);
+    if (options.progress) collector.set_progress(options.progress);
+    std::vector<std::string> warnings;
+    for (const BorrowedText& b : texts) {
+        if (collector.cancelled()) break;
+        try {   // the reader's boundary, as in diagnose()
+            collector.add_text(b.text, b.name, b.path);
+        } catch (const std::exception& e) {
+            warnings.push_back(b.name + ": not read to the end: " + e.what());
+        } catch (...) {
+            warnings.push_back(b.name + ": not read to the end: unknown error");
+        }
+    }
+    if (cancelled) *cancelled = collector.cancelled();
+    Timeline t;
+    try {
+        t = collector.finish();
+    } catch (const std::exception& e) {
+        warnings.push_back(std::string("reader: not read to the end: ") + e.what());
+    }
+    for (auto& w : warnings) t.warnings.push_back(std::move(w));
+    return t;
+}
+
+Report Engine::reason_over_parts(std::vector<Timeline> parts, const MaskOptions& mask) const {
+    Timeline t;
+    if (!parts.empty()) {
+        t = std::move(parts.front());
+        for (std::size_t i = 1; i < parts.size(); ++i) merge_timeline(t, std::move(parts[i]));
+    }
+    t.warnings.insert(t.warnings.begin(), knowledge_warnings_.begin(), knowledge_warnings_.end());
+    return reason_over(std::move(t), mask);
 }
 
 Report Engine::reason_over(Timeline t, const MaskOptions& mask) const {

@@ -36,6 +36,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -47,9 +48,18 @@
 
 namespace denpex {
 
+struct BorrowedText {
+    std::string name;        // shown in evidence
+    std::string path;        // may be empty; supplies path hints (node1.log, rank_3.log) as a file's path does
+    std::string_view text;
+};
+
 struct DiagnoseInput {
     std::vector<InputFile> files;                              // read from disk ("-" = stdin)
     std::vector<std::pair<std::string, std::string>> texts;    // (name, text) handed over in memory
+    // Texts the caller owns and keeps unchanged until diagnose() returns (an editor's open documents): read in
+    // place rather than copied, so a 100 MB document is not held twice. Read after `texts`.
+    std::vector<BorrowedText> borrowed_texts;
     std::vector<std::string> not_read;                         // "path (reason)" of files expand_inputs skipped
 };
 
@@ -79,6 +89,15 @@ public:
     // inputs that are no job's output set aside, the verdict, then masking. Never throws because of what the
     // Timeline holds: a failed reasoning is a Report without diagnoses that says so in a warning.
     Report reason_over(Timeline t, const MaskOptions& mask) const;
+
+    // diagnose() in two steps, for a caller that keeps what it read (an editor re-diagnosing a job when one of
+    // its documents changed reads that document again, not the others). `read` is diagnose()'s reading step
+    // over in-memory texts, on the calling thread, in one Collector: texts of one node (path_hints' node_key)
+    // must be read together, as diagnose() keeps them together. `reason_over_parts` merges parts read that way
+    // in order (engine/timeline_merge.hpp) and reasons over them as diagnose() does, knowledge warnings included.
+    Timeline read(const std::vector<BorrowedText>& texts, const DiagnoseOptions& options = {},
+                  bool* cancelled = nullptr) const;
+    Report reason_over_parts(std::vector<Timeline> parts, const MaskOptions& mask) const;
 
 private:
     KnowledgeBase kb_;

@@ -17,6 +17,7 @@ const char* serve_usage() {
     return "usage: denpex serve [--stdio] [--clientProcessId=PID] [--log=LEVEL] [--knowledge DIR]...\n"
            "                    [--no-builtin-knowledge] [--threads=N] [--max-message-bytes=N]\n"
            "                    [--debounce-ms=N] [--progress-threshold=BYTES] [--no-mask] [--mask-hosts]\n"
+           "                    [--save-history] [--history-dir=DIR]\n"
            "\n"
            "Runs the denpex language server (LSP 3.17, JSON-RPC 2.0) on stdin/stdout. Logs go to stderr.\n"
            "  --stdio                 accepted for clients that add it; stdio is the only transport\n"
@@ -30,6 +31,8 @@ const char* serve_usage() {
            "  --progress-threshold=N  report work-done progress for diagnoses over N bytes (default 4194304)\n"
            "  --no-mask               answer with the logs' raw text (secrets are masked by default)\n"
            "  --mask-hosts            also replace host names and IP addresses by pseudonyms (host-1, ip-1)\n"
+           "  --save-history          save each denpex/diagnose result to the local history (as diagnose --save)\n"
+           "  --history-dir=DIR       the history directory (default $XDG_DATA_HOME/denpex/history)\n"
            "  -h, --help              print this help\n";
 }
 
@@ -62,6 +65,10 @@ std::optional<std::string> parse_serve_options(const std::vector<std::string>& a
             out.mask.hosts = true;
             continue;
         }
+        if (name == "--save-history" && !has_value) {
+            out.save_history = true;
+            continue;
+        }
         if (name == "--no-builtin-knowledge" && !has_value) {
             out.builtin_knowledge = false;
             continue;
@@ -90,6 +97,10 @@ std::optional<std::string> parse_serve_options(const std::vector<std::string>& a
             auto n = v ? parse_number(*v, std::uint64_t{1} << 40) : std::nullopt;
             if (!n || *n < 1024) return "--max-message-bytes needs a number of bytes from 1024 to 2^40, got '" + v.value_or("") + "'";
             out.max_message_bytes = static_cast<std::size_t>(*n);
+        } else if (name == "--history-dir") {
+            auto v = take();
+            if (!v || v->empty()) return "--history-dir needs a directory";
+            out.history_dir = *v;
         } else if (name == "--debounce-ms") {
             auto v = take();
             auto n = v ? parse_number(*v, 60000) : std::nullopt;

@@ -27,6 +27,8 @@ struct ServeOptions {
     std::uint64_t progress_threshold = std::uint64_t{4} << 20;   // work-done progress above this many bytes
     unsigned parent_poll_ms = 1000;
     MaskOptions mask;                                       // --no-mask, --mask-hosts: what answers may show
+    bool save_history = false;                              // --save-history: denpex/diagnose results saved
+    std::optional<std::string> history_dir;                 // --history-dir; else the XDG default
     bool help = false;
 };
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 #include <thread>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
@@ -49,6 +50,10 @@ int run_serve(const std::vector<std::string>& args) {
         return 0;
     }
     set_log_level(opts.log_level);
+    // glibc raises its mmap threshold to the largest block freed (up to 32 MiB): after that, the big temporary
+    // strings of a large didOpen (the parser's buffers) come from the heap and stay resident once freed. A fixed
+    // threshold hands every block of 1 MiB or more back to the system when it is freed.
+    ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
 
     KnowledgeBase kb;
     if (!load_knowledge(opts, kb)) return 2;
@@ -77,7 +82,7 @@ int run_serve(const std::vector<std::string>& args) {
         limits.max_body = opts.max_message_bytes;
         StdioTransport::Callbacks callbacks;
         callbacks.on_message = [&](std::string body) {
-            if (server_ptr) server_ptr->handle(body);
+            if (server_ptr) server_ptr->handle_owned(std::move(body));
         };
         callbacks.on_frame_error = [](const FrameEvent& e) {
             log_warning(std::string("framing: ") + to_string(e.error) + ": " + e.detail);

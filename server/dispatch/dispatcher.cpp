@@ -10,6 +10,7 @@
 #include "server/dispatch/outbox.hpp"
 #include "server/dispatch/rpc_error.hpp"
 #include "server/log.hpp"
+#include "server/protocol/json_parse.hpp"
 #include "server/protocol/json_params.hpp"
 #include "server/protocol/lsp_types.hpp"
 #include "server/protocol/utf8.hpp"
@@ -51,37 +52,34 @@ void Dispatcher::on_notification(const std::string& method, NotificationHandler 
     notifications_[method] = std::move(handler);
 }
 
+void Dispatcher::on_notification_taking(const std::string& method, TakingNotificationHandler handler) {
+    taking_notifications_[method] = std::move(handler);
+}
+
 void Dispatcher::send_error(const json& id, int code, const std::string& message) {
     log_debug("--> error " + std::to_string(code) + " (id " + id.dump() + "): " + message);
     out_.send(serialize({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}}));
 }
 
-void Dispatcher::handle(std::string_view body) {
-    if (phase_ == Phase::exited) return;
-    json msg;
+bool Dispatcher::parse(std::string_view body, json& msg) {
     std::string sanitized;
     if (!is_valid_utf8(body)) {
         log_warning("a message holds bytes that are not UTF-8; they were replaced by U+FFFD");
         sanitized = sanitize_utf8(body);
         body = sanitized;
     }
-    msg = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
-    if (msg.is_discarded()) {
-        // Say where parsing failed: the exception text of nlohmann's parser names the byte.
-        std::string why = "the message is not valid JSON";
-        // Any of nlohmann's exceptions: a number too large for a double ("1e999") is an out_of_range (406), not a
-        // parse_error, and must not leave this function (found by tests/fuzz/fuzz_dispatcher).
-        try {
-            const json again = json::parse(body.begin(), body.end());
-            (void)again;
-        } catch (const json::exception& e) {
-            why += std::string(": ") + e.what();
-        } catch (...) {
-        }
-        log_warning(why);
-        send_error(nullptr, error_code::parse_error, why);
-        return;
-    }
+    std::string error;
+    if (parse_message_json(body, msg, error)) return true;
+    // Say where parsing failed: nlohmann's exception text names the byte. A number too large for a double
+    // ("1e999") is an out_of_range (406), not a parse_error: also an answer, never an exception out of here
+    // (found by tests/fuzz/fuzz_dispatcher).
+    const std::string why = "the message is not valid JSON: " + error;
+    log_warning(why);
+    send_error(nullptr, error_code::parse_error, why);
+    return false;
+}
+
+void Dispatcher::handle_parsed(json& msg) {
     try {
         handle_message(msg);
     } catch (const std::exception& e) {
@@ -92,7 +90,31 @@ void Dispatcher::handle(std::string_view body) {
     }
 }
 
-void Dispatcher::handle_message(const json& msg) {
+void Dispatcher::handle(std::string_view body) {
+    if (phase_ == Phase::exited) return;
+    json msg;
+    if (parse(body, msg)) handle_parsed(msg);
+}
+
+void Dispatcher::handle_owned(std::string body) {
+    if (phase_ == Phase::exited) return;
+    json msg;
+    bool ok = false;
+    if (is_valid_utf8(body)) {
+        std::string error;
+        ok = parse_message_json_owned(body, msg, error);
+        if (!ok) {
+            log_warning("the message is not valid JSON: " + error);
+            send_error(nullptr, error_code::parse_error, "the message is not valid JSON: " + error);
+        }
+    } else {
+        ok = parse(body, msg);
+    }
+    std::string().swap(body);
+    if (ok) handle_parsed(msg);
+}
+
+void Dispatcher::handle_message(json& msg) {
     if (msg.is_array()) {
         send_error(nullptr, error_code::invalid_request, "batch messages are not supported by the LSP");
         return;
@@ -129,8 +151,8 @@ void Dispatcher::handle_message(const json& msg) {
     }
     const std::string method = method_it->get<std::string>();
     const auto params_it = msg.find("params");
-    static const json kNull = nullptr;
-    const json& params = params_it == msg.end() ? kNull : *params_it;
+    json no_params = nullptr;
+    json& params = params_it == msg.end() ? no_params : *params_it;
     if (!params.is_null() && !params.is_object() && !params.is_array()) {
         if (has_id) send_error(id, error_code::invalid_params, method + ": params must be an object, " + describe(params));
         else log_warning("dropped notification " + short_method(*method_it) + ": params must be an object");
@@ -208,7 +230,7 @@ void Dispatcher::handle_request(const json& id, const std::string& method, const
     else log_error("after replying, " + method + " failed: " + failure->second);
 }
 
-void Dispatcher::handle_notification(const std::string& method, const json& params) {
+void Dispatcher::handle_notification(const std::string& method, json& params) {
     log_verbose("<-- " + method);
     if (method == "exit") {
         stop("exit notification");
@@ -228,12 +250,14 @@ void Dispatcher::handle_notification(const std::string& method, const json& para
         return;
     }
     auto it = notifications_.find(method);
-    if (it == notifications_.end()) {
+    auto taking = taking_notifications_.find(method);
+    if (it == notifications_.end() && taking == taking_notifications_.end()) {
         if (method.rfind("$/", 0) != 0) log_debug("ignored notification " + method);
         return;
     }
     try {
-        it->second(params);
+        if (taking != taking_notifications_.end()) taking->second(std::move(params));
+        else it->second(params);
     } catch (const RpcError& e) {
         log_warning(method + ": " + e.what());
     } catch (const std::exception& e) {

@@ -41,6 +41,8 @@ class Dispatcher {
 public:
     using RequestHandler = std::function<void(const nlohmann::json& params, Reply reply)>;
     using NotificationHandler = std::function<void(const nlohmann::json& params)>;
+    // A handler that takes its params: it may move big strings out of them (a didOpen's document text).
+    using TakingNotificationHandler = std::function<void(nlohmann::json&& params)>;
     // Exactly one of `result`/`error` is non-null.
     using ResponseHandler = std::function<void(const nlohmann::json* result, const nlohmann::json* error)>;
 
@@ -51,10 +53,14 @@ public:
 
     void on_request(const std::string& method, RequestHandler handler);
     void on_notification(const std::string& method, NotificationHandler handler);
+    void on_notification_taking(const std::string& method, TakingNotificationHandler handler);
     // Runs once when `exit` arrives (or `stop()` is called), with the exit code.
     void on_exit(std::function<void(int code)> handler) { on_exit_ = std::move(handler); }
 
     void handle(std::string_view body);
+    // As handle(), but the body is freed as soon as it is parsed, before any handler runs: a 100 MB didOpen is
+    // then held once as JSON text, once as the document, never three times.
+    void handle_owned(std::string body);
 
     // Server -> client.
     void notify(const std::string& method, const nlohmann::json& params);
@@ -75,9 +81,12 @@ public:
     Outbox& outbox() { return out_; }
 
 private:
-    void handle_message(const nlohmann::json& msg);
+    // Parses `body` into `msg`; false after answering a body that is not JSON.
+    bool parse(std::string_view body, nlohmann::json& msg);
+    void handle_parsed(nlohmann::json& msg);
+    void handle_message(nlohmann::json& msg);
     void handle_request(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
-    void handle_notification(const std::string& method, const nlohmann::json& params);
+    void handle_notification(const std::string& method, nlohmann::json& params);
     void handle_response(const nlohmann::json& msg);
     void send_error(const nlohmann::json& id, int code, const std::string& message);
     void cancel(const nlohmann::json& id);
@@ -87,6 +96,7 @@ private:
     int exit_code_ = 1;
     std::map<std::string, RequestHandler, std::less<>> requests_;
     std::map<std::string, NotificationHandler, std::less<>> notifications_;
+    std::map<std::string, TakingNotificationHandler, std::less<>> taking_notifications_;
     std::function<void(int)> on_exit_;
 
     struct Running {

@@ -7,5 +7,7 @@ namespace denpex::server {
 
 inline constexpr const char* kInsertAsyncErrorHandlingCommand = "denpex.server.insertAsyncErrorHandling";
 inline constexpr const char* kDiagnoseCommand = "denpex.server.diagnose";
+// [{"uris": [...]}]: these log documents are one job (diagnosed together); fewer than two URIs unmark them.
+inline constexpr const char* kMarkJobCommand = "denpex.server.markJob";
 
 }  // namespace denpex::server

@@ -2,12 +2,15 @@
 // (editors never hand over files above 50 MB, so paths are read by the server itself), off the I/O thread,
 // cancellable, with work-done progress; answer the engine's JSON contract plus LSP locations for the evidence.
 #include <cstdint>
+#include <filesystem>
 #include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/inputs.hpp"
 #include "engine/report.hpp"
+#include "history/history_store.hpp"
+#include "history/incident_history.hpp"
 #include "server/dispatch/rpc_error.hpp"
 #include "server/handlers/evidence_locations.hpp"
 #include "server/handlers/progress.hpp"
@@ -43,7 +46,8 @@ std::shared_ptr<DiagnoseJob> build_job(ServerState& s, const json& p, const std:
     for (std::size_t i = 0; i < uris.size(); ++i) {
         const std::string& uri = uris[i];
         if (auto doc = s.docs.get(uri)) {
-            job->input.texts.emplace_back(uri, doc->text);
+            // Read in place: the job keeps the snapshot alive until the diagnosis ends.
+            job->input.borrowed_texts.push_back({uri, uri_to_path(uri).value_or(""), doc->text});
             job->documents[uri] = doc;
             job->total_bytes += doc->text.size();
             continue;
@@ -84,6 +88,22 @@ std::shared_ptr<DiagnoseJob> build_job(ServerState& s, const json& p, const std:
     return job;
 }
 
+// The editor's history default (denpex.saveHistory -> --save-history): each explicit diagnosis is saved, and the
+// answer says whether it was seen before, as `denpex diagnose --save --json` does. Document diagnostics are not
+// saved: they run at every pause in typing.
+void add_history(const ServerState& s, const Report& report, json& result) {
+    if (!s.opts.save_history) return;
+    HistoryRequest request;
+    request.dir = s.opts.history_dir ? s.opts.history_dir : history_dir_from_env();
+    request.save = true;
+    std::error_code ec;
+    const auto cwd = std::filesystem::current_path(ec);
+    if (!ec) request.cwd = cwd.string();
+    const HistoryView h = consult_history(report, request);
+    for (const std::string& w : h.warnings) log_warning(w);
+    if (wants_history_field(h)) result["history"] = history_json(h);
+}
+
 void run_job(ServerState& s, std::shared_ptr<DiagnoseJob> job, const json* work_done_token, Reply reply) {
     auto cancel = reply.cancel_token();
     auto progress = s.start_progress(work_done_token, job->total_bytes, "denpex: diagnosing", cancel);
@@ -115,6 +135,7 @@ void run_job(ServerState& s, std::shared_ptr<DiagnoseJob> job, const json* work_
                 return;
             }
             json result = to_json(report);
+            add_history(s, report, result);
             add_evidence_locations(result, [&](const std::string& file, std::uint64_t line) -> std::optional<Location> {
                 if (auto d = job->documents.find(file); d != job->documents.end()) {
                     if (auto r = d->second->lines.engine_line_range(line, enc)) return Location{file, *r};
@@ -161,6 +182,8 @@ void register_diagnose(ServerState& s) {
         const json& arguments = args ? *args : kNoArguments;
         if (command == kInsertAsyncErrorHandlingCommand) {
             execute_insert_command(s, arguments, std::move(reply));
+        } else if (command == kMarkJobCommand) {
+            execute_mark_job(s, arguments, std::move(reply));
         } else if (command == kDiagnoseCommand) {
             if (arguments.empty())
                 throw RpcError(error_code::invalid_params,

@@ -37,8 +37,8 @@ class DocumentStore {
 public:
     std::shared_ptr<const Document> open(const std::string& uri, const std::string& language_id, std::int64_t version,
                                          std::string text);
-    // `changes` is didChange's contentChanges array.
-    std::shared_ptr<const Document> change(const std::string& uri, std::int64_t version, const nlohmann::json& changes,
+    // `changes` is didChange's contentChanges array; its texts are moved out of it.
+    std::shared_ptr<const Document> change(const std::string& uri, std::int64_t version, nlohmann::json& changes,
                                            PositionEncoding encoding);
     void close(const std::string& uri);
     std::shared_ptr<const Document> get(const std::string& uri) const;

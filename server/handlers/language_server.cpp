@@ -11,17 +11,21 @@ LanguageServer::LanguageServer(const Engine& engine, const ServeOptions& options
     register_hover(*state_);
     register_code_actions(*state_);
     register_diagnose(*state_);
+    register_watch(*state_);
 }
 
-LanguageServer::~LanguageServer() = default;
+LanguageServer::~LanguageServer() { stop_watches(*state_); }
 
 void LanguageServer::handle(std::string_view body) { state_->dispatcher.handle(body); }
+
+void LanguageServer::handle_owned(std::string body) { state_->dispatcher.handle_owned(std::move(body)); }
 
 void LanguageServer::stop(const std::string& why) { state_->dispatcher.stop(why); }
 
 void LanguageServer::on_exit(std::function<void(int)> handler) {
     state_->dispatcher.on_exit([this, handler = std::move(handler)](int code) {
         cancel_all();
+        stop_watches(*state_);
         if (state_->parent_watch) state_->parent_watch->cancel();
         if (handler) handler(code);
     });

@@ -32,6 +32,8 @@ public:
     LanguageServer& operator=(const LanguageServer&) = delete;
 
     void handle(std::string_view body);
+    // The transport's path: the body is freed once parsed (Dispatcher::handle_owned).
+    void handle_owned(std::string body);
     // Input ended or the client is gone: end as `exit` would.
     void stop(const std::string& why);
     // Runs once when the session ends, with the process exit code (0 only after shutdown).

@@ -118,7 +118,7 @@ void register_lifecycle(ServerState& s) {
             {"hoverProvider", true},
             {"codeActionProvider", code_action},
             {"executeCommandProvider",
-             {{"commands", json::array({kInsertAsyncErrorHandlingCommand, kDiagnoseCommand})}}},
+             {{"commands", json::array({kInsertAsyncErrorHandlingCommand, kDiagnoseCommand, kMarkJobCommand})}}},
             {"experimental", {{"denpexDiagnose", true}}},
         };
         reply.result({{"capabilities", capabilities},

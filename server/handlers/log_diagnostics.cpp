@@ -35,7 +35,7 @@ json base_diagnostic(const Range& r, int severity, const Entry* entry, const std
 }  // namespace
 
 LogFindings log_findings(const Report& report, const std::string& uri, const LineIndex& lines,
-                         PositionEncoding encoding, std::size_t max_diagnostics) {
+                         PositionEncoding encoding, std::size_t max_diagnostics, const LineLocator& elsewhere) {
     LogFindings out;
     std::set<std::uint64_t> used;
     auto add = [&](std::uint64_t line, json d) {
@@ -57,6 +57,7 @@ LogFindings log_findings(const Report& report, const std::string& uri, const Lin
                 if (auto r = lines.engine_line_range(first->line, encoding)) origin = Location{uri, *r};
             } else {
                 at = uri_basename(first->file) + ":" + std::to_string(first->line);
+                if (elsewhere) origin = elsewhere(first->file, first->line);
             }
         }
 

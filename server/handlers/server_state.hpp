@@ -13,6 +13,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -21,6 +23,7 @@
 #include "server/handlers/commands.hpp"
 #include "server/handlers/documents.hpp"
 #include "server/handlers/executor.hpp"
+#include "server/handlers/log_jobs.hpp"
 #include "server/options.hpp"
 #include "server/protocol/position_encoding.hpp"
 
@@ -37,11 +40,36 @@ struct ClientFacts {
     std::string name;
 };
 
+// An open log document (an entry exists exactly while it is open).
 struct LogDocumentState {
-    std::shared_ptr<TimerHandle> debounce;
-    std::shared_ptr<std::atomic<bool>> running;   // cancel flag of the diagnosis in flight
     std::int64_t notes_version = -1;
     std::map<std::uint64_t, std::string> notes;   // from the last published diagnosis, for hovers
+};
+
+// What reading one part of a job gave (one document, or the documents of one node, which are read together):
+// reused while the part's documents are the same snapshots, so an edit re-reads only the part it touched. The
+// snapshots are held weakly: a cache must not keep an old 100 MB text alive.
+struct ReadPart {
+    std::vector<std::weak_ptr<const Document>> docs;
+    std::shared_ptr<const Timeline> timeline;
+};
+
+// The diagnosis of one job of open log documents (server/handlers/log_jobs.hpp).
+struct LogJobRun {
+    std::shared_ptr<TimerHandle> debounce;
+    std::shared_ptr<std::atomic<bool>> running;   // cancel flag of the diagnosis in flight
+    std::map<std::string, ReadPart> parts;        // part key -> its last read
+};
+
+// A running `denpex/watch` (watch_request.cpp): its thread follows a folder until stopped or cancelled.
+struct WatchSession {
+    ~WatchSession();
+    void request_stop();   // any thread; the watch answers its request with the final report
+
+    std::string id;
+    int wake_fd = -1;                 // an eventfd the watch's poll() wakes on
+    std::atomic<bool> stop{false};
+    std::thread thread;
 };
 
 struct ServerState {
@@ -55,8 +83,12 @@ struct ServerState {
     DocumentStore docs;
     PositionEncoding encoding = PositionEncoding::utf16;
     ClientFacts client;
-    std::map<std::string, LogDocumentState> logs;
+    std::map<std::string, LogDocumentState> logs;   // open log documents, by URI
+    LogJobs jobs;
+    std::map<std::string, LogJobRun> job_runs;      // by job key
     std::shared_ptr<TimerHandle> parent_watch;
+    std::map<std::string, std::shared_ptr<WatchSession>> watches;   // by watchId
+    std::uint64_t next_watch = 1;
 
     // Progress tokens -> the cancel flag of the work they report (window/workDoneProgress/cancel).
     std::mutex progress_mutex;
@@ -77,9 +109,18 @@ void register_document_sync(ServerState& s);
 void register_hover(ServerState& s);
 void register_code_actions(ServerState& s);
 void register_diagnose(ServerState& s);
+void register_watch(ServerState& s);
 
 // Shared between features.
 void cancel_log_work(ServerState& s);
+// Log documents (log_job_runs.cpp): diagnoses `job` after `delay_ms` (a newer call restarts the wait), all its
+// open documents together, and publishes diagnostics for each of them.
+void schedule_job(ServerState& s, const std::string& job, unsigned delay_ms);
+void execute_mark_job(ServerState& s, const nlohmann::json& arguments, Reply reply);
+// Watches (watch_request.cpp): `end_watch` joins a finished watch's thread; `stop_watches` stops and joins all
+// (exit: nothing of a watch may outlive the state).
+void end_watch(ServerState& s, const std::string& id);
+void stop_watches(ServerState& s);
 void execute_insert_command(ServerState& s, const nlohmann::json& arguments, Reply reply);
 
 }  // namespace denpex::server

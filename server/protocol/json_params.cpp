@@ -62,6 +62,12 @@ std::string get_string(const json& obj, std::string_view key, std::string_view p
     return v->get<std::string>();
 }
 
+std::string take_string(json& obj, std::string_view key, std::string_view path) {
+    const json* v = find_member(obj, key);
+    if (!v || !v->is_string()) fail(path, key, "a string", v);
+    return std::move(obj.find(key)->get_ref<std::string&>());   // found above
+}
+
 std::optional<std::string> get_optional_string(const json& obj, std::string_view key, std::string_view path) {
     const json* v = find_member(obj, key);
     if (!v) return std::nullopt;

@@ -23,6 +23,8 @@ const nlohmann::json& require_object(const nlohmann::json& v, std::string_view w
 
 const nlohmann::json* find_member(const nlohmann::json& obj, std::string_view key);   // nullptr when absent or null
 std::string get_string(const nlohmann::json& obj, std::string_view key, std::string_view path);
+// As get_string, but the string is moved out of `obj` (left empty there): for a document's text, never copied.
+std::string take_string(nlohmann::json& obj, std::string_view key, std::string_view path);
 std::optional<std::string> get_optional_string(const nlohmann::json& obj, std::string_view key, std::string_view path);
 std::uint32_t get_uinteger(const nlohmann::json& obj, std::string_view key, std::string_view path);
 std::optional<std::int64_t> get_optional_integer(const nlohmann::json& obj, std::string_view key, std::string_view path);

@@ -1,4 +1,4 @@
-// The local history (cli/history_store.hpp, cli/seen_before.hpp, cli/history_command.hpp, cli/fingerprint.hpp):
+// The local history (history/history_store.hpp, history/seen_before.hpp, cli/history_command.hpp, history/fingerprint.hpp):
 // fingerprints that ignore what changes between runs, atomic incident files, seen-before from names alone,
 // corrupt files that cost only themselves.
 #include <doctest/doctest.h>
@@ -10,14 +10,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/fingerprint.hpp"
+#include "history/fingerprint.hpp"
 #include "cli/history_command.hpp"
-#include "cli/history_store.hpp"
-#include "cli/incident_record.hpp"
-#include "cli/job_identity.hpp"
-#include "cli/seen_before.hpp"
+#include "history/history_store.hpp"
+#include "history/incident_record.hpp"
+#include "history/job_identity.hpp"
+#include "history/seen_before.hpp"
 #include "tests/cli_unit/diagnose_fixture.hpp"
 
+using namespace denpex;
 using namespace denpex::cli;
 namespace fs = std::filesystem;
 

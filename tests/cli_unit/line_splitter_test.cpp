@@ -1,13 +1,14 @@
-// LineSplitter (cli/line_splitter.hpp): lines complete across pieces, an unfinished line waits, a long line is
+// LineSplitter (follow/line_splitter.hpp): lines complete across pieces, an unfinished line waits, a long line is
 // cut once and its rest dropped, and what is held stays bounded.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "cli/line_splitter.hpp"
+#include "follow/line_splitter.hpp"
 #include "cli/watch_options.hpp"
 
+using namespace denpex;
 using namespace denpex::cli;
 
 TEST_CASE("line splitter: pieces, unfinished lines, cut lines") {

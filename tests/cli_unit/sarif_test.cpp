@@ -2,7 +2,7 @@
 // schema requires of the parts denpex writes (no schema download: the checks are the schema's rules).
 #include <doctest/doctest.h>
 
-#include "cli/fingerprint.hpp"
+#include "history/fingerprint.hpp"
 #include "cli/sarif.hpp"
 #include "engine/report.hpp"
 #include "tests/cli_unit/diagnose_fixture.hpp"

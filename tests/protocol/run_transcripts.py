@@ -21,6 +21,8 @@ Transcript format (*.txt), one directive per line; JSON may continue on the foll
     !!! close              close the server's stdin
     !!! sleep SECONDS
     !!! genlog NAME MB     write a synthetic rank log of about MB MiB to ${TMP}/NAME (a CUDA OOM at its end)
+    !!! appendline NAME TEXT  append TEXT and a newline to ${TMP}/NAME (created with its folders), as a running job
+                           writes its log
 Patterns match JSON by subset: objects need the listed keys (value "<absent>": key must be missing), lists match
 element by element with the same length (a first element "<contains>" instead means: each further element matches
 some element), strings "<any>" match any value and "re:REGEX" search the value's string form.
@@ -393,6 +395,11 @@ def run_case(case, cmd, verbose):
                         time.sleep(float(value[1]))
                     elif value[0] == "genlog":
                         genlog(os.path.join(tmp, value[1]), float(value[2]))
+                    elif value[0] == "appendline":
+                        target = os.path.join(tmp, value[1])
+                        os.makedirs(os.path.dirname(target), exist_ok=True)
+                        with open(target, "a") as f:
+                            f.write(value[2] + "\n")
                     else:
                         raise CaseFailure("unknown action %r" % value[0])
             except CaseFailure as e:

@@ -91,7 +91,7 @@ TEST_CASE("initialize: capabilities, and UTF-8 positions only when the client of
     CHECK(caps["textDocumentSync"]["change"] == 2);
     CHECK(caps["codeActionProvider"] == true);
     CHECK(caps["executeCommandProvider"]["commands"] ==
-          json::array({"denpex.server.insertAsyncErrorHandling", "denpex.server.diagnose"}));
+          json::array({"denpex.server.insertAsyncErrorHandling", "denpex.server.diagnose", "denpex.server.markJob"}));
     Session utf8(json{{"general", {{"positionEncodings", {"utf-16", "utf-8"}}}},
                   {"textDocument", {{"codeAction", {{"codeActionLiteralSupport", json::object()}}}}}});
     json caps8 = utf8.response(1)["result"]["capabilities"];

@@ -3,12 +3,13 @@
 import * as crypto from 'crypto';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { ResponseError } from 'vscode-languageclient/node';
+import { ExecuteCommandRequest, ResponseError } from 'vscode-languageclient/node';
 import { FocusTracker } from './focus';
 import { pickLogFiles } from './logFiles';
 import { buildReportView, Origin, verdictLine } from './model';
 import { ResultPanel } from './panel';
-import { DIAGNOSE_METHOD, DiagnoseParams, DiagnoseResult } from './protocol';
+import { openLogDocuments } from './logDocuments';
+import { DIAGNOSE_METHOD, DiagnoseParams, DiagnoseResult, MARK_JOB_COMMAND, MarkJobResult } from './protocol';
 import { captureTerminalText, DEFAULT_CAPTURE_OPTIONS, extractEditorText } from './selection';
 import { ServerManager } from './server';
 
@@ -94,6 +95,20 @@ export class Diagnoser {
     }
     const label = files.length === 1 ? path.basename(files[0].fsPath) : `${files.length} files`;
     return this.run({ paths: files.map((u) => u.fsPath) }, { kind: 'files', label });
+  }
+
+  /** "Diagnose Open Logs as One Job": the server links their diagnostics across documents; the panel shows the job. */
+  async diagnoseOpenLogsAsJob(): Promise<void> {
+    const logs = openLogDocuments(vscode.workspace.textDocuments);
+    if (logs.length < 2) {
+      void vscode.window.showInformationMessage('denpex: open the logs of the job first (two or more: every node or rank you have).');
+      return;
+    }
+    const client = await this.server.ready();
+    if (!client) return;
+    const uris = logs.map((d) => d.uri.toString());
+    await client.sendRequest(ExecuteCommandRequest.type, { command: MARK_JOB_COMMAND, arguments: [{ uris }] }) as MarkJobResult | null;
+    return this.run({ uris }, { kind: 'files', label: `${uris.length} open logs as one job` });
   }
 
   private async run(params: DiagnoseParams, origin: Origin, capturedText?: string): Promise<void> {

@@ -7,6 +7,7 @@ import { applyAsyncErrorHandling, pickLaunchScript } from './launchScripts';
 import { ResultPanel } from './panel';
 import { ServerManager } from './server';
 import { ServerStatusBar } from './statusBar';
+import { FolderWatcher } from './watch';
 
 let server: ServerManager | undefined;
 
@@ -22,9 +23,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   });
   const diagnoser = new Diagnoser(s, panel, focus);
+  const watcher = new FolderWatcher(s, panel);
 
   context.subscriptions.push(
-    output, s, focus, panel, new ServerStatusBar(s),
+    output, s, focus, panel, watcher, new ServerStatusBar(s),
     vscode.commands.registerCommand('denpex.diagnoseSelection', (arg?: unknown) => diagnoser.diagnoseSelection(arg)),
     vscode.commands.registerCommand('denpex.diagnoseEditorSelection', (uri?: unknown) =>
       diagnoser.diagnoseEditor(uri instanceof vscode.Uri ? uri : undefined)),
@@ -33,6 +35,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('denpex.diagnoseFiles', (uri?: unknown, uris?: unknown) =>
       diagnoser.diagnoseFiles(uri instanceof vscode.Uri ? uri : undefined,
         Array.isArray(uris) ? uris.filter((u): u is vscode.Uri => u instanceof vscode.Uri) : undefined)),
+    vscode.commands.registerCommand('denpex.diagnoseOpenLogsAsJob', () => diagnoser.diagnoseOpenLogsAsJob()),
+    vscode.commands.registerCommand('denpex.watchFolder', (uri?: unknown) =>
+      watcher.watch(uri instanceof vscode.Uri ? uri : undefined)),
     vscode.commands.registerCommand('denpex.restartServer', () => s.restart()),
     vscode.commands.registerCommand('denpex.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('denpex.serverMenu', async () => {
@@ -47,7 +52,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (pick) await vscode.commands.executeCommand(pick.command, ...(pick.arg ? [pick.arg] : []));
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('denpex.server.path') || e.affectsConfiguration('denpex.knowledge.folders')) void s.restart();
+      if (e.affectsConfiguration('denpex.server.path') || e.affectsConfiguration('denpex.knowledge.folders') ||
+        e.affectsConfiguration('denpex.saveHistory')) void s.restart();
       else if (e.affectsConfiguration('denpex.trace.server')) void s.restart(); // the server's own log level follows it
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void s.restart()),

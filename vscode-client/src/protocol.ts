@@ -118,8 +118,45 @@ export const DIAGNOSE_METHOD = 'denpex/diagnose';
 /** Server-side command (workspace/executeCommand): inserts TORCH_NCCL_ASYNC_ERROR_HANDLING=1 into a launch script. */
 export const INSERT_ASYNC_ERROR_HANDLING_COMMAND = 'denpex.server.insertAsyncErrorHandling';
 export const ASYNC_ERROR_HANDLING_VAR = 'TORCH_NCCL_ASYNC_ERROR_HANDLING';
+/** Server-side command: these open log documents are one job, diagnosed together (fewer than two unmark them). */
+export const MARK_JOB_COMMAND = 'denpex.server.markJob';
+
+export interface MarkJobResult {
+  job: string;
+  documents: number;
+  open: number;
+}
 
 export interface InsertCommandResult {
   applied: boolean;
   reason?: string;
+}
+
+/** `denpex/watch`: follow a running job's log folder; answered when the watch ends (denpex/stopWatch). */
+export const WATCH_METHOD = 'denpex/watch';
+export const STOP_WATCH_METHOD = 'denpex/stopWatch';
+export const WATCH_UPDATE_NOTIFICATION = 'denpex/watchUpdate';
+
+export interface WatchParams {
+  folder: string; // a path or a file: URI
+  fromEnd?: boolean;
+  /** The client's own name for the watch (unique while it runs): updates and denpex/stopWatch use it. */
+  watchId?: string;
+}
+
+export interface WatchResult {
+  watchId: string;
+  report: DiagnoseResult;
+}
+
+/** `ready` once the files' present content was read; `initiating` the moment a new initiating failure appears. */
+export interface WatchUpdate {
+  watchId: string;
+  event: 'ready' | 'initiating' | 'verdict';
+  files?: number;
+  failure?: string;
+  rank?: number | null;
+  process?: string;
+  host?: string | null;
+  report?: DiagnoseResult;
 }

@@ -48,6 +48,7 @@ export function readSettings(): ServerSettings {
     path: c.get<string>('server.path', '') ?? '',
     knowledgeFolders: c.get<string[]>('knowledge.folders', []) ?? [],
     trace: trace === 'messages' || trace === 'verbose' ? trace : 'off',
+    saveHistory: c.get<boolean>('saveHistory', true) ?? true,
   };
 }
 

@@ -7,6 +7,8 @@ export interface ServerSettings {
   knowledgeFolders: string[];
   /** `denpex.trace.server`. */
   trace: 'off' | 'messages' | 'verbose';
+  /** `denpex.saveHistory` (default true): each diagnosis is saved to the local history (`--save-history`). */
+  saveHistory?: boolean;
 }
 
 export interface ResolveContext {
@@ -51,6 +53,7 @@ export function serverArgs(settings: ServerSettings, ctx: Pick<ResolveContext, '
     const dir = isAbsolute(f) || !ctx.workspacePath ? f : join(ctx.workspacePath, f);
     args.push(`--knowledge=${dir}`);
   }
+  if (settings.saveHistory) args.push('--save-history');
   return args;
 }
 

@@ -277,6 +277,52 @@ async function until(label, fn, timeoutMs = 30000, everyMs = 250) {
     check(true, 'the panel button wrote the export into launch_debug.sh on disk');
     await shot('7-panel-fix-applied.png');
 
+    // 9. "Watch Log Folder…" on a running job's folder (explorer context menu): a line appended to a log there is
+    // announced by a notification whose button opens the result panel.
+    const live = path.join(ws, 'live');
+    fs.mkdirSync(live, { recursive: true });
+    const liveLog = path.join(live, 'node3.log');
+    fs.writeFileSync(liveLog, '[rank3]:2024-10-23 12:00:01,000 - trainer - INFO - step 1 loss 2.01\n');
+    await page.keyboard.press('Control+B'); // the side bar again (hidden for the panel's screenshot)
+    const liveRow = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^live$/ }).first();
+    await retry('the explorer to show live/', async (attempt) => {
+      // The explorer's file watcher shows a new folder on its own; its Refresh button is the fallback.
+      if (attempt > 1) await page.locator('.explorer-viewlet .codicon-explorer-refresh').first().click().catch(() => {});
+      await liveRow.waitFor({ timeout: 15000 });
+    });
+    await retry('Watch Log Folder… from the explorer', async () => {
+      await page.keyboard.press('Escape');
+      await liveRow.click({ button: 'right' });
+      const item = page.locator('.monaco-menu .action-item', { hasText: 'Watch Log Folder' }).first();
+      await item.waitFor({ timeout: 10000 });
+      await item.click();
+      await page.locator('.notifications-toasts .notification-toast', { hasText: 'denpex: watching live' }).first()
+        .waitFor({ timeout: 15000 });
+    });
+    await page.locator('.notifications-toasts .notification-toast', { hasText: /log file.*Cancel stops the watch/ }).first()
+      .waitFor({ timeout: 30000 });
+    check(true, 'the watch of live/ is running (its first update arrived)');
+    fs.appendFileSync(liveLog, '[rank3]:RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 3; 79.35 GiB total capacity)\n');
+    const watchToast = page.locator('.notifications-toasts .notification-toast', { hasText: 'failed first' }).first();
+    await watchToast.waitFor({ timeout: 30000 });
+    const watchText = await watchToast.innerText();
+    const watchLine = watchText.split('\n').find((l) => /failed first/.test(l)) ?? watchText;
+    check(/rank 3/.test(watchLine) && /CUDA out of memory/i.test(watchLine), `the watch notification names rank 3's OOM: ${JSON.stringify(watchLine)}`);
+    await watchToast.locator('.monaco-button', { hasText: 'Open Result' }).first().waitFor();
+    await until('the notification to finish fading in', () => watchToast.evaluate((e) => getComputedStyle(e).opacity === '1'), 5000);
+    await shot('9-watch-notification.png');
+    const beforeWatchRun = await panelRun();
+    await watchToast.locator('.monaco-button', { hasText: 'Open Result' }).first().click();
+    const watched = await panelResult('live (watched)', beforeWatchRun);
+    log('watch result: ' + JSON.stringify(watched));
+    check(watched.initiating === 'rank 3' && /node3\.log:2/.test(watched.evidence), "Open Result shows rank 3's OOM at node3.log:2");
+    await shot('10-watch-result.png');
+    // Cancel on the progress notification stops the watch (denpex/stopWatch); the notification goes away.
+    const watching = page.locator('.notifications-toasts .notification-toast', { hasText: 'denpex: watching live' }).first();
+    await watching.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+    await watching.waitFor({ state: 'detached', timeout: 15000 });
+    check(true, 'Cancel stopped the watch');
+
     const toasts = await page.locator('.notifications-toasts').innerText().catch(() => '');
     check(!/stopped unexpectedly|not running/.test(toasts), 'no server crash was reported so far');
 

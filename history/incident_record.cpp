@@ -1,10 +1,10 @@
-#include "cli/incident_record.hpp"
+#include "history/incident_record.hpp"
 
-#include "cli/fingerprint.hpp"
+#include "history/fingerprint.hpp"
 #include "engine/report.hpp"
 #include "engine/secret_mask.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 namespace {
 
 void abstract_all(std::vector<Evidence>& evidence, const std::vector<std::string>& hosts) {
@@ -85,4 +85,4 @@ std::optional<IncidentSummary> summarise_record(const std::string& text, std::st
     return s;
 }
 
-}  // namespace denpex::cli
+}  // namespace denpex

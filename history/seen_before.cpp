@@ -1,8 +1,8 @@
-#include "cli/seen_before.hpp"
+#include "history/seen_before.hpp"
 
-#include "cli/incident_record.hpp"
+#include "history/incident_record.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 
 SeenBefore seen_before(const std::string& dir, const HistoryScan& scan, const std::string& fingerprint,
                        std::vector<std::string>& warnings) {
@@ -36,4 +36,4 @@ nlohmann::json seen_before_json(const SeenBefore& seen, const std::string& finge
     return {{"fingerprint", fingerprint}, {"seen_before", seen.count}, {"last", last}};
 }
 
-}  // namespace denpex::cli
+}  // namespace denpex

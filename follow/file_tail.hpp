@@ -8,7 +8,7 @@
 //     file at the same path): the rest of the old file is read first, then the new file from its start.
 // Either way `restart` is called before the first line of the new content, so that the caller can treat it as
 // a new input. A path that disappears keeps its open file (its last lines are still read) until a file appears
-// there again. Memory: one read buffer and at most one unfinished line (cli/line_splitter.hpp).
+// there again. Memory: one read buffer and at most one unfinished line (follow/line_splitter.hpp).
 // Linux/POSIX only; never throws for I/O errors (they are returned as text).
 #pragma once
 
@@ -19,9 +19,9 @@
 #include <optional>
 #include <string>
 
-#include "cli/line_splitter.hpp"
+#include "follow/line_splitter.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 
 enum class Restart { truncated, rotated };
 
@@ -54,4 +54,4 @@ private:
     LineSplitter splitter_;
 };
 
-}  // namespace denpex::cli
+}  // namespace denpex

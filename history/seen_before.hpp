@@ -1,6 +1,6 @@
 // "Seen before": how often the history holds the same failure fingerprint, and the latest such incident.
 //
-// Contract. Answered from the listing of the fingerprint's own directory (cli/history_store.hpp:
+// Contract. Answered from the listing of the fingerprint's own directory (history/history_store.hpp:
 // scan_fingerprint; names carry the time), plus one read of the latest matching incident for its job: the
 // cost grows with the matches, not with the history. A corrupt or
 // unreadable latest incident still counts; its job is then unknown and a warning says why.
@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/history_store.hpp"
+#include "history/history_store.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 
 struct SeenBefore {
     std::size_t count = 0;
@@ -32,4 +32,4 @@ std::string format_seen_before(const SeenBefore& seen);
 // {"fingerprint", "seen_before", "last": {"id", "time", "job"} | null}
 nlohmann::json seen_before_json(const SeenBefore& seen, const std::string& fingerprint);
 
-}  // namespace denpex::cli
+}  // namespace denpex

@@ -2,7 +2,7 @@
 //
 // Contract. `saved_report` is what is kept of a Report: secrets are always masked (engine/secret_mask.hpp,
 // whatever --no-mask said), and unless `raw` every line of log text in it (evidence, collateral examples, the
-// ranks' last lines) is replaced by its normalised form (cli/fingerprint.hpp: no numbers, hosts, paths, hex),
+// ranks' last lines) is replaced by its normalised form (history/fingerprint.hpp: no numbers, hosts, paths, hex),
 // so no raw log text is kept unless asked (--save-raw). `incident_record` is the file's JSON:
 //   {"format": "denpex-incident/1", "id", "time", "fingerprint", "fingerprint_lines": [...],
 //    "failure": {"id", "title"}, "undetermined", "confidence", "initiating", "job", "raw",
@@ -16,10 +16,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/history_store.hpp"
+#include "history/history_store.hpp"
 #include "engine/diagnosis.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 
 Report saved_report(const Report& report, bool raw, const std::vector<std::string>& hosts);
 
@@ -42,4 +42,4 @@ struct IncidentSummary {
 
 std::optional<IncidentSummary> summarise_record(const std::string& text, std::string& problem);
 
-}  // namespace denpex::cli
+}  // namespace denpex

@@ -17,9 +17,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cli/file_tail.hpp"
+#include "follow/file_tail.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 
 class WatchSet {
 public:
@@ -54,4 +54,4 @@ private:
     std::vector<std::unique_ptr<FileTail>> tails_;
 };
 
-}  // namespace denpex::cli
+}  // namespace denpex

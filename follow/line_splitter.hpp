@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace denpex::cli {
+namespace denpex {
 
 class LineSplitter {
 public:
@@ -33,4 +33,4 @@ private:
     bool skipping_ = false;   // the current line was cut: drop bytes up to its end
 };
 
-}  // namespace denpex::cli
+}  // namespace denpex

@@ -3,7 +3,7 @@
 // Contract. The history is the directory $XDG_DATA_HOME/denpex/history ($XDG_DATA_HOME when it is set to an
 // absolute path, else $HOME/.local/share). Each incident is one file of its own, in a directory per fingerprint,
 //     <fingerprint>/<time>-<id>.json      e.g. 0123456789abcdef/20250102T120000Z-1a2b3c4d5e6f.json
-// (fingerprint: cli/fingerprint.hpp; time: UTC, basic ISO 8601; id: 12 random hex digits), so that listing one
+// (fingerprint: history/fingerprint.hpp; time: UTC, basic ISO 8601; id: 12 random hex digits), so that listing one
 // small directory answers "seen before" without opening any file, however long the history, and no write ever
 // rewrites another's data.
 // A file is written under a temporary name (a leading '.') in its directory and renamed into place: a
@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace denpex::cli {
+namespace denpex {
 
 // nullopt when neither variable gives a usable directory.
 std::optional<std::string> history_dir(const char* xdg_data_home, const char* home);
@@ -58,4 +58,4 @@ std::optional<std::string> write_incident(const std::string& dir, const Incident
 // Reads one incident's text; nullopt with `problem` set when it cannot be read.
 std::optional<std::string> read_incident(const std::string& dir, const IncidentName& name, std::string& problem);
 
-}  // namespace denpex::cli
+}  // namespace denpex

@@ -16,7 +16,7 @@
 
 #include "engine/diagnosis.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 
 std::string normalise_evidence(std::string_view text, const std::vector<std::string>& hosts);
 
@@ -28,4 +28,4 @@ std::vector<std::string> fingerprint_lines(const Diagnosis& d, const std::vector
 
 std::string failure_fingerprint(const Diagnosis& d, const std::vector<std::string>& hosts);
 
-}  // namespace denpex::cli
+}  // namespace denpex

@@ -1,6 +1,6 @@
-#include "cli/line_splitter.hpp"
+#include "follow/line_splitter.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 
 void LineSplitter::take_partial(std::string_view piece, const Sink& sink) {
     if (skipping_) return;
@@ -53,4 +53,4 @@ void LineSplitter::reset() {
     skipping_ = false;
 }
 
-}  // namespace denpex::cli
+}  // namespace denpex

@@ -1,4 +1,4 @@
-#include "cli/fingerprint.hpp"
+#include "history/fingerprint.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,7 +8,7 @@
 
 #include "engine/secret_mask.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 namespace {
 
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
@@ -110,4 +110,4 @@ std::string failure_fingerprint(const Diagnosis& d, const std::vector<std::strin
     return buf;
 }
 
-}  // namespace denpex::cli
+}  // namespace denpex

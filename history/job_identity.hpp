@@ -11,8 +11,8 @@
 
 #include "engine/diagnosis.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 
 std::string job_identity(const Report& report, const std::string& cwd);
 
-}  // namespace denpex::cli
+}  // namespace denpex

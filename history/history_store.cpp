@@ -1,4 +1,4 @@
-#include "cli/history_store.hpp"
+#include "history/history_store.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@
 #include <random>
 #include <sstream>
 
-namespace denpex::cli {
+namespace denpex {
 namespace {
 
 namespace fs = std::filesystem;
@@ -213,4 +213,4 @@ std::optional<std::string> read_incident(const std::string& dir, const IncidentN
     return text.str();
 }
 
-}  // namespace denpex::cli
+}  // namespace denpex

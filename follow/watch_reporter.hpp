@@ -21,7 +21,7 @@
 
 #include "engine/diagnosis.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 
 enum class UpdateKind { initiating, verdict, final_report };
 
@@ -46,4 +46,4 @@ nlohmann::json json_line(const WatchUpdate& update, const Report& report);
 // The DENPEX_* environment of --exec for an initiating update.
 std::vector<std::pair<std::string, std::string>> exec_environment(const WatchUpdate& update, const Report& report);
 
-}  // namespace denpex::cli
+}  // namespace denpex

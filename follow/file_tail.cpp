@@ -1,4 +1,4 @@
-#include "cli/file_tail.hpp"
+#include "follow/file_tail.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace denpex::cli {
+namespace denpex {
 namespace {
 
 constexpr std::size_t kChunk = 256u << 10;
@@ -84,4 +84,4 @@ std::optional<std::string> FileTail::poll(const LineSplitter::Sink& line, const 
     return std::nullopt;
 }
 
-}  // namespace denpex::cli
+}  // namespace denpex

@@ -1,10 +1,10 @@
-#include "cli/job_identity.hpp"
+#include "history/job_identity.hpp"
 
 #include <filesystem>
 
 #include "engine/path_hints.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 namespace {
 
 namespace fs = std::filesystem;
@@ -34,4 +34,4 @@ std::string job_identity(const Report& report, const std::string& cwd) {
     return "logs in " + dir->string();
 }
 
-}  // namespace denpex::cli
+}  // namespace denpex

@@ -1,10 +1,10 @@
-#include "cli/watch_reporter.hpp"
+#include "follow/watch_reporter.hpp"
 
 #include <ctime>
 
 #include "engine/report.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 namespace {
 
 // The rank or process that failed first, as the report names it; "" when none is named.
@@ -137,4 +137,4 @@ std::vector<std::pair<std::string, std::string>> exec_environment(const WatchUpd
     return env;
 }
 
-}  // namespace denpex::cli
+}  // namespace denpex

@@ -1,4 +1,4 @@
-#include "cli/watch_set.hpp"
+#include "follow/watch_set.hpp"
 
 #include <sys/inotify.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 
 #include "engine/inputs.hpp"
 
-namespace denpex::cli {
+namespace denpex {
 namespace {
 
 namespace fs = std::filesystem;
@@ -122,4 +122,4 @@ std::vector<std::string> WatchSet::take_skipped() {
     return out;
 }
 
-}  // namespace denpex::cli
+}  // namespace denpex
