@@ -13,6 +13,7 @@
 #include "engine/collector.hpp"
 #include "engine/path_hints.hpp"
 #include "engine/reasoner.hpp"
+#include "engine/timeline_conclude.hpp"
 #include "engine/timeline_merge.hpp"
 
 namespace denpex {
@@ -93,6 +94,13 @@ Engine::Engine(KnowledgeBase kb) : kb_(std::move(kb)), matcher_(std::make_unique
 }
 
 Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& options, bool* cancelled) const {
+    Timeline t = collect(input, options, cancelled);
+    conclude_timeline(t);
+    t.warnings.insert(t.warnings.begin(), knowledge_warnings_.begin(), knowledge_warnings_.end());
+    return reason_over(std::move(t), options.mask);
+}
+
+Timeline Engine::collect(const DiagnoseInput& input, const DiagnoseOptions& options, bool* cancelled) const {
     std::vector<std::uint64_t> sizes;
     std::uint64_t total = 0;
     for (const InputFile& f : input.files) total += sizes.emplace_back(file_size(f.path));
@@ -161,7 +169,7 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
                 guarded(r, named_text.first, [&] { collector->add_text(named_text.second, named_text.first); });
             }
         stopped[r] = collector->cancelled();
-        guarded(r, "reader", [&] { timelines[r] = collector->finish(); });
+        guarded(r, "reader", [&] { timelines[r] = collector->finish_read(); });
     };
 
     if (runs.size() == 1) {
@@ -174,7 +182,6 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
 
     Timeline t = std::move(timelines.front());
     for (std::size_t r = 1; r < timelines.size(); ++r) merge_timeline(t, std::move(timelines[r]));
-    t.warnings.insert(t.warnings.begin(), knowledge_warnings_.begin(), knowledge_warnings_.end());
     for (auto& ws : warnings)
         for (auto& w : ws) t.warnings.push_back(std::move(w));
     // What was not read is part of what the verdict rests on: a binary named by hand, a gzip of an old run.
@@ -185,7 +192,8 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
         t.warnings.push_back("not read: " + std::to_string(input.not_read.size() - kListed) + " more file" +
                              (input.not_read.size() - kListed == 1 ? "" : "s"));
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
-    return reason_over(std::move(t), options.mask);
+    for (const Timeline& partial : input.partials) merge_timeline(t, Timeline(partial));
+    return t;
 }
 
 Report Engine::reason_over(Timeline t, const MaskOptions& mask) const {

@@ -44,6 +44,7 @@
 #include "engine/knowledge.hpp"
 #include "engine/matcher.hpp"
 #include "engine/secret_mask.hpp"
+#include "engine/timeline.hpp"
 
 namespace denpex {
 
@@ -51,6 +52,9 @@ struct DiagnoseInput {
     std::vector<InputFile> files;                              // read from disk ("-" = stdin)
     std::vector<std::pair<std::string, std::string>> texts;    // (name, text) handed over in memory
     std::vector<std::string> not_read;                         // "path (reason)" of files expand_inputs skipped
+    // Timelines read elsewhere (engine/partial_model.hpp: another node's logs, as read there): merged after the
+    // files and texts, in this order, as if their inputs had been read here next.
+    std::vector<Timeline> partials;
 };
 
 struct DiagnoseOptions {
@@ -74,6 +78,11 @@ public:
 
     // Returns false (and sets `cancelled`) when cancelled before the end.
     Report diagnose(const DiagnoseInput& input, const DiagnoseOptions& options = {}, bool* cancelled = nullptr) const;
+
+    // diagnose()'s reading step: every file and text read, the partials merged after them, in that order; the
+    // Timeline as read (not concluded: engine/timeline_conclude.hpp), with the readers' warnings and what was
+    // not read, but not the knowledge warnings. `denpex scan --partial` writes this.
+    Timeline collect(const DiagnoseInput& input, const DiagnoseOptions& options = {}, bool* cancelled = nullptr) const;
 
     // The reasoning step of diagnose(), over a Timeline already read (engine/live_diagnosis.hpp's snapshots):
     // inputs that are no job's output set aside, the verdict, then masking. Never throws because of what the
