@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -31,7 +32,7 @@ const std::vector<OptionSpec<ScanOptions>>& option_table() {
     using O = ScanOptions;
     using R = std::optional<std::string>;
     static const std::vector<OptionSpec<O>> table = {
-        {"--partial", "OUT", "write the partial model to OUT (- for stdout; %N: this node's short host name)",
+        {"--partial", "OUT", "write the partial model to OUT (- for stdout; %N: the node's name, as srun's)",
          [](O& o, const std::string& v) -> R {
              if (v.empty()) return "--partial needs a file name";
              o.out = v;
@@ -147,7 +148,10 @@ int scan_command(const std::vector<std::string>& args) {
     const PartialCodec codec(engine.knowledge());
     const std::string host = host_name();
     const std::string text = codec.encode(t, {host, std::string("denpex ") + kVersion});
-    const std::string out = o.out == "-" ? o.out : expand_out_name(o.out, host);
+    // Inside a Slurm step the node's Slurm name (several slurmd may share a host); else this host's name.
+    const char* slurm_node = std::getenv("SLURMD_NODENAME");
+    const std::string node = slurm_node && *slurm_node ? std::string(slurm_node) : host;
+    const std::string out = o.out == "-" ? o.out : expand_out_name(o.out, node);
     if (auto problem = write_atomically(out, text)) return usage_error("partial not written: " + *problem);
     for (const auto& w : t.warnings) std::cerr << "denpex: warning: " << w << "\n";
     return 0;

@@ -4,8 +4,9 @@
 // Contract. PATHs are what `diagnose` takes (files, directories read recursively, - for stdin), read through the
 // same engine pass (Engine::collect); OUT is written whole or not at all (a temporary file beside it, renamed
 // into place), or to stdout when OUT is "-" (`kubectl exec POD -- denpex scan --partial - /logs > POD.json`).
-// In OUT, %N is this machine's short host name and %% a '%' (srun expands %N only in its own --output names,
-// so `srun --ntasks-per-node=1 denpex scan --partial DIR/partial-%N.json ...` needs scan to do it).
+// In OUT, %N is the node's name (SLURMD_NODENAME inside a Slurm step, else the short host name) and %% a '%':
+// srun expands %N only in its own --output names, so `srun --ntasks-per-node=1 denpex scan --partial
+// DIR/partial-%N.json ...` needs scan to do it.
 // Skipped and unreadable inputs become the partial's warnings, as they would be diagnose's. Nothing is
 // diagnosed here. Exit codes: 0 written, 2 a usage error or OUT not written (one line on stderr).
 #pragma once

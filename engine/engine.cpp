@@ -86,6 +86,15 @@ std::vector<std::string> drop_non_job_inputs(Timeline& t) {
     return out;
 }
 
+// What was not read is part of what the verdict rests on: a binary named by hand, a gzip of an old run.
+void note_not_read(Timeline& t, const std::vector<std::string>& not_read) {
+    constexpr std::size_t kListed = 5;
+    for (std::size_t i = 0; i < not_read.size() && i < kListed; ++i) t.warnings.push_back("not read: " + not_read[i]);
+    if (not_read.size() > kListed)
+        t.warnings.push_back("not read: " + std::to_string(not_read.size() - kListed) + " more file" +
+                             (not_read.size() - kListed == 1 ? "" : "s"));
+}
+
 }  // namespace
 
 Engine::Engine(KnowledgeBase kb) : kb_(std::move(kb)), matcher_(std::make_unique<Matcher>(kb_)) {
@@ -184,13 +193,7 @@ Timeline Engine::collect(const DiagnoseInput& input, const DiagnoseOptions& opti
     for (std::size_t r = 1; r < timelines.size(); ++r) merge_timeline(t, std::move(timelines[r]));
     for (auto& ws : warnings)
         for (auto& w : ws) t.warnings.push_back(std::move(w));
-    // What was not read is part of what the verdict rests on: a binary named by hand, a gzip of an old run.
-    constexpr std::size_t kListed = 5;
-    for (std::size_t i = 0; i < input.not_read.size() && i < kListed; ++i)
-        t.warnings.push_back("not read: " + input.not_read[i]);
-    if (input.not_read.size() > kListed)
-        t.warnings.push_back("not read: " + std::to_string(input.not_read.size() - kListed) + " more file" +
-                             (input.not_read.size() - kListed == 1 ? "" : "s"));
+    note_not_read(t, input.not_read);
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
     for (const Timeline& partial : input.partials) merge_timeline(t, Timeline(partial));
     return t;

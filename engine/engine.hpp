@@ -5,6 +5,8 @@
 // returns the Report; it polls `cancel` between lines and reports progress in bytes (from one thread at a
 // time). Large multi-file inputs are read by several threads, each over a contiguous run of files that keeps
 // a node's files together; their Timelines are merged in input order, so the verdict does not depend on it.
+// Timelines read on other machines (DiagnoseInput::partials, engine/partial_model.hpp) are merged after them the
+// same way (engine/timeline_merge.hpp), and the result is concluded once (engine/timeline_conclude.hpp).
 //
 // No-throw contract. `diagnose()` does not throw because of what an input contains, and no exception ever
 // leaves a reader (a thread of its own, or the caller's thread for small inputs): a std::terminate there would
