@@ -24,6 +24,7 @@ namespace {
 
 struct ScanOptions {
     std::string out;
+    std::optional<std::string> label;   // shown before each input's name: "node7:/local/logs/rank_3.log"
     std::vector<std::string> knowledge_dirs, paths;
     bool quiet = false;
 };
@@ -36,6 +37,12 @@ const std::vector<OptionSpec<ScanOptions>>& option_table() {
          [](O& o, const std::string& v) -> R {
              if (v.empty()) return "--partial needs a file name";
              o.out = v;
+             return std::nullopt;
+         }},
+        {"--label", "NAME", "show the inputs as NAME:PATH in the report (%N: the node's name), for logs on local disks",
+         [](O& o, const std::string& v) -> R {
+             if (v.empty()) return "--label needs a name";
+             o.label = v;
              return std::nullopt;
          }},
         {"--knowledge", "DIR", "add a team's knowledge entries (repeatable; diagnose must be given the same)",
@@ -107,11 +114,27 @@ std::optional<std::string> write_atomically(const std::string& out, const std::s
     return std::nullopt;
 }
 
+// Inside a Slurm step the node's Slurm name (several slurmd may share a host); else this host's name.
+std::string node_name(const std::string& host) {
+    const char* slurm_node = std::getenv("SLURMD_NODENAME");
+    return slurm_node && *slurm_node ? std::string(slurm_node) : host.substr(0, host.find('.'));
+}
+
+Timeline read_logs(const Engine& engine, const DiagnoseInput& input, bool quiet) {
+    const bool draw = !quiet && ::isatty(STDERR_FILENO) == 1;
+    TerminalProgress progress(STDERR_FILENO, draw, 0);
+    DiagnoseOptions options;
+    if (draw) options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
+    Timeline t = engine.collect(input, options);
+    progress.finish();
+    return t;
+}
+
 }  // namespace
 
 std::string scan_usage() {
     std::string usage =
-        "usage: denpex scan --partial OUT [--knowledge DIR]... [--quiet] PATH... | -\n"
+        "usage: denpex scan --partial OUT [--label NAME] [--knowledge DIR]... [--quiet] PATH... | -\n"
         "\n"
         "Reads this machine's logs (files, directories read recursively, or - for stdin) as diagnose does and writes\n"
         "their partial model to OUT: a small versioned file (KBs for GBs of logs) that `denpex diagnose` merges\n"
@@ -136,21 +159,18 @@ int scan_command(const std::vector<std::string>& args) {
     KnowledgeBase kb;
     if (!load_knowledge(o.knowledge_dirs, kb, true, std::cerr)) return code(ExitStatus::usage);
     const Engine engine(std::move(kb));
+    const std::string host = host_name();
+    const std::string node = node_name(host);
     DiagnoseInput input;
     input.files = inputs.files;
     input.not_read = inputs.skipped;
-    const bool draw = !o.quiet && ::isatty(STDERR_FILENO) == 1;
-    TerminalProgress progress(STDERR_FILENO, draw, 0);
-    DiagnoseOptions options;
-    if (draw) options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
-    const Timeline t = engine.collect(input, options);
-    progress.finish();
+    if (o.label)
+        for (InputFile& f : input.files) f.display = expand_out_name(*o.label, node) + ":" + f.display;
+    Timeline t = read_logs(engine, input, o.quiet);
+    // A node without logs is a fact for the merged report, not a failed step that would end the others' scans.
+    if (inputs.files.empty()) t.warnings.push_back(node + ": no log files found in " + o.paths.front());
     const PartialCodec codec(engine.knowledge());
-    const std::string host = host_name();
     const std::string text = codec.encode(t, {host, std::string("denpex ") + kVersion});
-    // Inside a Slurm step the node's Slurm name (several slurmd may share a host); else this host's name.
-    const char* slurm_node = std::getenv("SLURMD_NODENAME");
-    const std::string node = slurm_node && *slurm_node ? std::string(slurm_node) : host;
     const std::string out = o.out == "-" ? o.out : expand_out_name(o.out, node);
     if (auto problem = write_atomically(out, text)) return usage_error("partial not written: " + *problem);
     for (const auto& w : t.warnings) std::cerr << "denpex: warning: " << w << "\n";

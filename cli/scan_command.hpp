@@ -7,7 +7,10 @@
 // In OUT, %N is the node's name (SLURMD_NODENAME inside a Slurm step, else the short host name) and %% a '%':
 // srun expands %N only in its own --output names, so `srun --ntasks-per-node=1 denpex scan --partial
 // DIR/partial-%N.json ...` needs scan to do it.
-// Skipped and unreadable inputs become the partial's warnings, as they would be diagnose's. Nothing is
+// --label NAME (%N expanded) shows each input as NAME:PATH (paths on local disks are the same on every node); the
+// path hints still come from the path itself. A node without log files writes its partial with a warning saying
+// so (a failed step would look like a node that was never scanned). Skipped and unreadable inputs become the
+// partial's warnings, as they would be diagnose's. Nothing is
 // diagnosed here. Exit codes: 0 written, 2 a usage error or OUT not written (one line on stderr).
 #pragma once
 

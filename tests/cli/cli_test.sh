@@ -446,6 +446,13 @@ check "scan --partial expands %N to the short host name" $([ -s "$TMP/partials/p
 SLURMD_NODENAME=node7 "$DENPEX" scan --quiet --partial "$TMP/partials/p-%N-%%.json" "$TMP/nodes/a"
 check "... and to SLURMD_NODENAME in a Slurm step; %% is a %" $([ -s "$TMP/partials/p-node7-%.json" ] && echo 0 || echo 1)
 rm -f "$TMP/partials/p-"*.json
+"$DENPEX" scan --quiet --partial "$TMP/labelled.json" --label nodeA "$TMP/nodes/a"
+"$DENPEX" diagnose --json "$TMP/labelled.json" "$TMP/partials/partial-b.json" >"$TMP/labelled-report.json"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert any(i.startswith('nodeA:') and i.endswith('node0.log') for i in r['inputs']), r['inputs']" "$TMP/labelled-report.json"
+check "scan --label shows the inputs as LABEL:PATH" $?
+mkdir -p "$TMP/nodes/empty"
+"$DENPEX" scan --quiet --partial "$TMP/empty.json" "$TMP/nodes/empty" 2>"$TMP/err"
+check "a node without logs writes its partial, with a warning" $([ $? -eq 0 ] && [ -s "$TMP/empty.json" ] && grep -q "no log files found" "$TMP/err" && echo 0 || echo 1)
 "$DENPEX" diagnose --json "$TMP/nodes" >"$TMP/single.json"; rc_single=$?
 # Named in reverse: partials are merged in the order of their inputs' paths, not the command line's.
 "$DENPEX" diagnose --json "$TMP/partials/partial-b.json" "$TMP/partials/partial-a.json" >"$TMP/merged.json"; rc_merged=$?
