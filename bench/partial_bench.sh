@@ -10,7 +10,8 @@
 # 2. merge: gen_logs writes PARTIALS rank logs (100 MB together); one scan per rank file (each a "node", 2 at a
 #    time); then diagnose --json of all the partials against diagnose --json of the logs (the same verdict
 #    expected), and of a single partial (the fixed cost: knowledge, RE2 compilation, start-up).
-# Inputs and partials are kept under ${TMPDIR:-/tmp}/denpex-partial-bench/ and reused.
+# Inputs and partials are kept under ${TMPDIR:-/tmp}/denpex-partial-bench/ and reused. BENCH_SECTIONS="size merge"
+# (the default) runs both parts; name one to run only that.
 set -euo pipefail
 BUILD=${1:-build}
 SIZE=${2:-1024}
@@ -22,12 +23,15 @@ mkdir -p "$WORK"
 
 timed() {   # timed LABEL CMD... : "LABEL seconds peak_RSS_MiB", the command's stdout to /dev/null
     local label=$1; shift
-    /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" >/dev/null
-    read -r secs kib <"$WORK/time"
+    /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" >/dev/null || true   # diagnose exits 1 or 3 on some inputs
+    read -r secs kib < <(tail -n 1 "$WORK/time")   # ("Command exited with non-zero status N" comes first)
     printf '| %s | %s | %.1f |\n' "$label" "$secs" "$(echo "$kib / 1024" | bc -l)"
 }
 
+SECTIONS=${BENCH_SECTIONS:-size merge}
+
 # --- 1. size --------------------------------------------------------------------------------------------------
+if [[ " $SECTIONS " == *" size "* ]]; then
 logs=$WORK/logs-${SIZE}mb-16r
 [ -d "$logs" ] || "$GEN" "$logs" "$SIZE" 16 >/dev/null
 mkdir -p "$logs-node0" "$logs-node1"
@@ -53,7 +57,10 @@ timed "scan --partial (all 16 ranks, ${SIZE} MiB)" "$DENPEX" scan --quiet --part
 timed "diagnose --json of the 2 node partials" "$DENPEX" diagnose --json "$WORK/size-node0.json" "$WORK/size-node1.json"
 echo
 
+fi
+
 # --- 2. merge -------------------------------------------------------------------------------------------------
+[[ " $SECTIONS " == *" merge "* ]] || exit 0
 many=$WORK/logs-100mb-${N}r
 parts=$WORK/partials-$N
 [ -d "$many" ] || "$GEN" "$many" 100 "$N" >/dev/null

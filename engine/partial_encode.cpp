@@ -152,7 +152,8 @@ json body(const Timeline& t) {
     json& groups = j["groups"] = json::array();
     for (const Group& g : t.groups) groups.push_back(group(g));
     json& events = j["events"] = json::array();
-    for (const Event& e : t.events) events.push_back(event(e, tables));
+    for (const Event& e : t.events)
+        if (e.signature) events.push_back(event(e, tables));   // (the Collector never records one without)
     j["signatures"] = std::move(tables.signature_list);
     json& exits = j["exits"] = json::array();
     for (const ExitRecord& x : t.exits) exits.push_back(exit_record(x, tables));
