@@ -101,7 +101,7 @@ const json& list(const json& obj, const char* key) {
 
 // The body's sections, one reader each. PartialReading holds the tables later sections index into.
 struct PartialReading {
-    const std::map<std::pair<std::string, std::string>, const Signature*>& known;
+    const std::map<std::string, const Entry*, std::less<>>& entries;
     Timeline t;
     std::vector<const Signature*> signatures;
 
@@ -170,13 +170,14 @@ void PartialReading::groups(const json& body) {
 
 void PartialReading::signature_table(const json& body) {
     for (const json& s : list(body, "signatures")) {
-        array(s, "a signature name", 2);
-        const std::string& entry = text(s[0], "an entry id");
+        array(s, "a signature name", 3);
+        const std::string& entry_id = text(s[0], "an entry id");
         const std::string& id = text(s[1], "a signature id");
-        auto it = known.find({entry, id});
-        if (it == known.end())
-            refuse("signature " + entry + "/" + id + " is not in this denpex's knowledge (written with other knowledge)");
-        signatures.push_back(it->second);
+        const auto place = integer<std::size_t>(s[2], "a signature's place");
+        auto it = entries.find(entry_id);
+        if (it == entries.end() || place >= it->second->signatures.size() || it->second->signatures[place].id != id)
+            refuse("signature " + entry_id + "/" + id + " is not in this denpex's knowledge (written with other knowledge)");
+        signatures.push_back(&it->second->signatures[place]);
     }
 }
 
@@ -314,7 +315,7 @@ DecodedPartial PartialCodec::decode(std::string_view text) const {
     try {
         const json j = json::parse(text.begin(), text.end());
         check_header(j, digest_, out.origin);
-        PartialReading r{signatures_, {}, {}};
+        PartialReading r{entries_, {}, {}};
         r.sources(j);
         r.groups(j);
         r.signature_table(j);

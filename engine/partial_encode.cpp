@@ -19,7 +19,10 @@ struct Tables {
 
     std::size_t signature(const Signature* sig) {
         auto [it, added] = signatures.try_emplace(sig, signatures.size());
-        if (added) signature_list.push_back(json::array({sig->entry ? sig->entry->id : std::string(), sig->id}));
+        if (added) {
+            const std::size_t place = sig->entry ? static_cast<std::size_t>(sig - sig->entry->signatures.data()) : 0;
+            signature_list.push_back(json::array({sig->entry ? sig->entry->id : std::string(), sig->id, place}));
+        }
         return it->second;
     }
     // A file name as its source's index when it is one (it nearly always is), else the name itself.

@@ -47,8 +47,7 @@ std::string digest_of(const KnowledgeBase& kb) {
 bool looks_like_partial(std::string_view first_bytes) { return first_bytes.starts_with(kPartialMagic); }
 
 PartialCodec::PartialCodec(const KnowledgeBase& kb) : digest_(digest_of(kb)) {
-    for (const auto& entry : kb.entries())
-        for (const Signature& sig : entry->signatures) signatures_.try_emplace({entry->id, sig.id}, &sig);
+    for (const auto& entry : kb.entries()) entries_.try_emplace(entry->id, entry.get());
 }
 
 }  // namespace denpex

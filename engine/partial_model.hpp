@@ -8,8 +8,9 @@
 // (engine/timeline_merge.hpp), so the verdict is the one reading every log on one machine would give.
 //
 // Format (version 1). One compact JSON object whose first bytes are exactly kPartialMagic, then
-// `"version":1`, then the body's fields in sorted order. A signature is named by its knowledge entry id and
-// signature id (the body's "signatures" table; events hold an index into it), never by address. The body carries
+// `"version":1`, then the body's fields in sorted order. A signature is named by its knowledge entry id, its
+// signature id and its place in the entry (team entries may repeat a signature id), in the body's "signatures"
+// table; events hold an index into it. Never by address. The body carries
 // a digest of the knowledge that read the logs (every entry id and refinement, every signature's id, role,
 // pattern, mark and version range: what decides which lines become which events); a partial written with other
 // knowledge, by another format version, or naming a signature this knowledge lacks is refused.
@@ -24,7 +25,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "engine/knowledge.hpp"
 #include "engine/timeline.hpp"
@@ -60,7 +60,7 @@ public:
 
 private:
     std::string digest_;
-    std::map<std::pair<std::string, std::string>, const Signature*> signatures_;   // (entry id, signature id)
+    std::map<std::string, const Entry*, std::less<>> entries_;   // by id (the knowledge base refuses a taken id)
 };
 
 }  // namespace denpex

@@ -201,6 +201,12 @@ TEST_CASE("partial: broken, cut-off, other-version and other-knowledge partials 
         REQUIRE(!j["signatures"].empty());
         j["signatures"][0][1] = "no-such-signature";
         CHECK(refused(j.dump()).find("no-such-signature") != std::string::npos);
+        j = json::parse(good);
+        j["signatures"][0][2] = 9999;   // the signature's place in its entry
+        CHECK(refused(j.dump()).find("not in this denpex's knowledge") != std::string::npos);
+        j = json::parse(good);
+        j["signatures"][0][0] = "no-such-entry";
+        CHECK(refused(j.dump()).find("no-such-entry") != std::string::npos);
     }
     SUBCASE("indices and numbers out of range") {
         json j = json::parse(good);
