@@ -109,7 +109,8 @@ TEST_CASE("partial: every multi-file corpus case merged from per-node partials g
         const json one = comparable(engine().diagnose(whole));
         const json many = comparable(engine().diagnose(merged));
         CHECK_MESSAGE(verdict(one) == verdict(many), c.dir.string());
-        CHECK_MESSAGE(one == many, c.dir.string() << "\n  single: " << verdict(one) << "\n  merged: " << verdict(many));
+        const bool same = one == many;   // (a bool, so that a failure prints the verdicts, not two whole reports)
+        CHECK_MESSAGE(same, c.dir.string() << "\n  single: " << verdict(one) << "\n  merged: " << verdict(many));
         ++split;
     }
     CHECK(split >= 40);   // 52 multi-file cases when this was written; a few are one node's tree
@@ -124,7 +125,8 @@ TEST_CASE("partial: partials beside raw logs give the single-machine report") {
         whole.files = c.files;
         mixed.files = nodes.front();   // read here; the other nodes' logs arrive as partials
         for (std::size_t i = 1; i < nodes.size(); ++i) mixed.partials.push_back(scanned(nodes[i]));
-        CHECK_MESSAGE(comparable(engine().diagnose(whole)) == comparable(engine().diagnose(mixed)), c.dir.string());
+        const bool same = comparable(engine().diagnose(whole)) == comparable(engine().diagnose(mixed));
+        CHECK_MESSAGE(same, c.dir.string());
         if (++compared == 12) break;
     }
     CHECK(compared == 12);
