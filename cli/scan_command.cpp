@@ -15,6 +15,7 @@
 #include "cli/exit_status.hpp"
 #include "cli/knowledge_loading.hpp"
 #include "cli/option_table.hpp"
+#include "cli/partial_inputs.hpp"
 #include "cli/progress.hpp"
 #include "engine/engine.hpp"
 #include "engine/partial_model.hpp"
@@ -139,6 +140,7 @@ std::string scan_usage() {
         "Reads this machine's logs (files, directories read recursively, or - for stdin) as diagnose does and writes\n"
         "their partial model to OUT: a small versioned file (KBs for GBs of logs) that `denpex diagnose` merges\n"
         "with other machines' partials and raw logs, giving the verdict reading every log on one machine would.\n"
+        "Partials among the PATHs are merged into OUT (merging is associative: a rack's partial of its nodes').\n"
         "Run it on every node with the cluster's scheduler, e.g.\n"
         "  srun --ntasks-per-node=1 denpex scan --quiet --partial \"$DIR/partial-%N.json\" /local/logs\n"
         "  denpex diagnose \"$DIR\"/partial-*.json\n";
@@ -154,22 +156,28 @@ int scan_command(const std::vector<std::string>& args) {
     if (auto error = parse_with_table(option_table(), args, "scan", o, o.paths)) return usage_error(*error);
     if (o.out.empty()) return usage_error("scan needs --partial OUT");
     if (o.paths.empty()) return usage_error("scan needs at least one log file, directory, or - for stdin");
-    ExpandedInputs inputs = expand_inputs(o.paths);
+    const SplitPaths paths = split_partial_paths(o.paths);
+    ExpandedInputs inputs = expand_inputs(paths.logs);
     if (!inputs.errors.empty()) return usage_error(inputs.errors.front());
     KnowledgeBase kb;
     if (!load_knowledge(o.knowledge_dirs, kb, true, std::cerr)) return code(ExitStatus::usage);
     const Engine engine(std::move(kb));
+    const PartialCodec codec(engine.knowledge());
     const std::string host = host_name();
     const std::string node = node_name(host);
     DiagnoseInput input;
     input.files = inputs.files;
     input.not_read = inputs.skipped;
+    // Partials among the paths are merged into this one (merging is associative: a rack's partial of its nodes').
+    LoadedPartials partials = load_partials(paths.partials, codec);
+    if (partials.error) return usage_error(*partials.error);
+    input.partials = std::move(partials.timelines);
     if (o.label)
         for (InputFile& f : input.files) f.display = expand_out_name(*o.label, node) + ":" + f.display;
     Timeline t = read_logs(engine, input, o.quiet);
     // A node without logs is a fact for the merged report, not a failed step that would end the others' scans.
-    if (inputs.files.empty()) t.warnings.push_back(node + ": no log files found in " + o.paths.front());
-    const PartialCodec codec(engine.knowledge());
+    if (inputs.files.empty() && paths.partials.empty())
+        t.warnings.push_back(node + ": no log files found in " + o.paths.front());
     const std::string text = codec.encode(t, {host, std::string("denpex ") + kVersion});
     const std::string out = o.out == "-" ? o.out : expand_out_name(o.out, node);
     if (auto problem = write_atomically(out, text)) return usage_error("partial not written: " + *problem);

@@ -7,6 +7,9 @@
 // In OUT, %N is the node's name (SLURMD_NODENAME inside a Slurm step, else the short host name) and %% a '%':
 // srun expands %N only in its own --output names, so `srun --ntasks-per-node=1 denpex scan --partial
 // DIR/partial-%N.json ...` needs scan to do it.
+// Partials among the PATHs (cli/partial_inputs.hpp) are merged into OUT after the logs, as diagnose merges them:
+// merging is associative, so partials can be merged in a tree (a rack's, then the job's). --label applies to the
+// logs read here, not to the merged partials' inputs.
 // --label NAME (%N expanded) shows each input as NAME:PATH (paths on local disks are the same on every node); the
 // path hints still come from the path itself. A node without log files writes its partial with a warning saying
 // so (a failed step would look like a node that was never scanned). Skipped and unreadable inputs become the

@@ -465,6 +465,10 @@ assert one["inputs"] == many["inputs"] and one["bytes"] == many["bytes"]
 assert many["diagnoses"][0]["initiating"]["rank"] == 5
 PY
 check "two nodes' partials merged give the single-machine report (rank 5)" $?
+"$DENPEX" scan --quiet --partial "$TMP/ab.json" "$TMP/partials/partial-b.json" "$TMP/partials/partial-a.json"
+"$DENPEX" diagnose --json "$TMP/ab.json" >"$TMP/ab-report.json"
+python3 -c "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); assert a['diagnoses']==b['diagnoses'] and a['inputs']==b['inputs']" "$TMP/single.json" "$TMP/ab-report.json"
+check "scan merges partials into one (a rack's partial): the same report" $?
 "$DENPEX" diagnose --json "$TMP/partials/partial-b.json" "$TMP/nodes/a" >"$TMP/mixed.json"
 python3 -c "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); assert a['diagnoses']==b['diagnoses']" "$TMP/single.json" "$TMP/mixed.json"
 check "a partial beside raw logs gives the same diagnoses" $?
