@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/entry_depth.hpp"
 #include "engine/partial_model.hpp"
 
 namespace denpex {
@@ -284,6 +285,12 @@ void PartialReading::scalars(const json& body) {
     t.min_nodes = opt_field<int>(body, "min_nodes");
     t.max_nodes = opt_field<int>(body, "max_nodes");
     t.torchrun = flag(body, "torchrun");
+    t.rendezvous_on_loopback = flag(body, "rendezvous_on_loopback");
+    for (const json& name : list(body, "stacks")) {
+        const auto stack = parse_stack(text(name, "a stack"));
+        if (!stack) refuse("stack '" + name.get<std::string>() + "' is not known to this denpex");
+        t.stacks.insert(*stack);
+    }
     t.deduplicated = flag(body, "deduplicated");
     const json& counts = array(need(body, "counts"), "counts", 3);
     t.bytes = integer<std::uint64_t>(counts[0], "the bytes read");

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/entry_depth.hpp"
 #include "engine/partial_model.hpp"
 
 namespace denpex {
@@ -170,6 +171,11 @@ json body(const Timeline& t) {
     put(j, "min_nodes", t.min_nodes);
     put(j, "max_nodes", t.max_nodes);
     put(j, "torchrun", t.torchrun);
+    put(j, "rendezvous_on_loopback", t.rendezvous_on_loopback);
+    if (!t.stacks.empty()) {
+        json& stacks = j["stacks"] = json::array();
+        for (Stack stack : t.stacks) stacks.push_back(std::string(to_string(stack)));
+    }
     put(j, "deduplicated", t.deduplicated);
     j["counts"] = json::array({t.bytes, t.lines, t.truncated_lines});
     if (!t.warnings.empty()) j["warnings"] = t.warnings;
