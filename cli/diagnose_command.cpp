@@ -13,6 +13,7 @@
 #include "history/history_store.hpp"
 #include "history/incident_history.hpp"
 #include "cli/knowledge_loading.hpp"
+#include "cli/partial_inputs.hpp"
 #include "cli/progress.hpp"
 #include "cli/sarif.hpp"
 #include "engine/engine.hpp"
@@ -82,9 +83,10 @@ void print_report(const Report& report, const HistoryView& h, const DiagnoseCliO
 int diagnose_command(const std::vector<std::string>& args) {
     DiagnoseCliOptions o;
     if (auto error = parse_diagnose_options(args, o)) return usage_error(*error);
-    ExpandedInputs inputs = expand_inputs(o.paths);
+    const SplitPaths paths = split_partial_paths(o.paths);
+    ExpandedInputs inputs = expand_inputs(paths.logs);
     if (!inputs.errors.empty()) return usage_error(inputs.errors.front());
-    if (inputs.files.empty())
+    if (inputs.files.empty() && paths.partials.empty())
         return usage_error(inputs.skipped.empty() ? "no log files found in " + o.paths.front()
                                                   : "nothing to read: " + inputs.skipped.front());
     KnowledgeBase kb;
@@ -93,6 +95,10 @@ int diagnose_command(const std::vector<std::string>& args) {
     DiagnoseInput input;
     input.files = inputs.files;
     input.not_read = inputs.skipped;
+    // Other machines' logs, read there (denpex scan --partial): refused whole, never merged in part.
+    LoadedPartials partials = load_partials(paths.partials, PartialCodec(engine.knowledge()));
+    if (partials.error) return usage_error(*partials.error);
+    input.partials = std::move(partials.timelines);
     const Report report = run_engine(engine, input, o);
     const HistoryView history = consult_history(report, {history_dir_from_env(), o.save, o.save_raw, current_dir()});
     // Evidence is cut on character boundaries, but a log line is the user's bytes: never abort on them.

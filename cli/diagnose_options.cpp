@@ -62,10 +62,14 @@ std::optional<std::string> parse_diagnose_options(const std::vector<std::string>
 std::string diagnose_usage() {
     std::string usage =
         "usage: denpex diagnose [--json | --sarif] [--no-mask] [--mask-hosts] [--knowledge DIR]...\n"
-        "                       [--color=WHEN] [--quiet] [--save | --save-raw] PATH... | -\n"
+        "                       [--color=WHEN] [--quiet] [--save | --save-raw] PATH... | PARTIAL... | -\n"
         "\n"
         "Reads rank/node logs (files, directories read recursively, or - for stdin) and names the failure, the rank\n"
-        "that failed first, the collateral ranks, the fix and a command that verifies it.\n";
+        "that failed first, the collateral ranks, the fix and a command that verifies it.\n"
+        "A PATH that is a partial model (written on another machine by `denpex scan --partial`, recognised by its\n"
+        "first bytes) is merged with the logs read here: the verdict is the one reading every log on one machine\n"
+        "would give. Partials follow the logs, in the order of their first input's path; one written by another\n"
+        "format version or with other knowledge (--knowledge must match) is a usage error.\n";
     usage += options_help(option_table());
     usage +=
         "  -h, --help        print this help\n"

@@ -1,4 +1,4 @@
-// denpex command line: `diagnose` (text, --json or --sarif), `watch` (follow a running job), `history` (incidents saved with --save), `kb`
+// denpex command line: `diagnose` (text, --json or --sarif), `scan` (a partial model for diagnose), `watch` (follow a running job), `history` (incidents saved with --save), `kb`
 // (browse the knowledge base), `serve` (LSP over stdio).
 // Usage errors print one line to stderr and exit 2; `diagnose`'s exit codes are cli/exit_status.hpp's.
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "cli/history_command.hpp"
 #include "history/history_store.hpp"
 #include "cli/kb_command.hpp"
+#include "cli/scan_command.hpp"
 #include "cli/watch_command.hpp"
 #include "cli/watch_options.hpp"
 #include "cli/knowledge_loading.hpp"
@@ -22,7 +23,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: denpex diagnose [--json | --sarif] [--no-mask] [--mask-hosts] [--knowledge DIR]... [--color=WHEN]\n"
-    "                       [--quiet] [--save | --save-raw] PATH... | -\n"
+    "                       [--quiet] [--save | --save-raw] PATH... | PARTIAL... | -\n"
+    "       denpex scan --partial OUT [--knowledge DIR]... PATH... | -\n"
     "       denpex watch [--json] [--exec CMD] [--from-end] [--no-mask] [--mask-hosts] PATH... | -\n"
     "       denpex history [list] [--json] [-n N] | history show ID [--json]\n"
     "       denpex serve [--stdio] [--clientProcessId=N] [--log=LEVEL] [--knowledge DIR]...\n"
@@ -32,7 +34,9 @@ constexpr const char* kUsage =
     "\n"
     "diagnose  read rank/node logs (files, directories, or - for stdin) and name the failure, the rank that\n"
     "          failed first, the collateral ranks, the fix and a command that verifies it. Exit codes:\n"
-    "          0 decided, 1 nothing found, 2 usage error, 3 undetermined.\n"
+    "          0 decided, 1 nothing found, 2 usage error, 3 undetermined. Partial models (see scan) are merged.\n"
+    "scan      read one machine's logs into a small partial model (--partial OUT) for diagnose to merge with\n"
+    "          other machines': run it on every node with srun or kubectl exec instead of copying the logs.\n"
     "watch     follow a running job's logs (growing files, new files in directories, stdin) and report the\n"
     "          failure of the first rank the moment its line is written, then the verdict as it changes.\n"
     "history   list the incidents saved with `diagnose --save`, or print one saved report again.\n"
@@ -82,6 +86,10 @@ int main(int argc, char** argv) {
         std::cout << denpex::cli::diagnose_usage();
         return 0;
     }
+    if (asks_help && cmd == "scan") {
+        std::cout << denpex::cli::scan_usage();
+        return 0;
+    }
     if (asks_help && cmd == "watch") {
         std::cout << denpex::cli::watch_usage();
         return 0;
@@ -105,6 +113,7 @@ int main(int argc, char** argv) {
     }
     if (cmd == "diagnose") return denpex::cli::diagnose_command(rest);
     if (cmd == "watch") return denpex::cli::watch_command(rest);
+    if (cmd == "scan") return denpex::cli::scan_command(rest);
     if (cmd == "history") {
         const auto dir = denpex::history_dir_from_env();
         if (!dir) return usage_error("history: neither XDG_DATA_HOME nor HOME names a directory");

@@ -12,6 +12,7 @@
 #include "engine/path_hints.hpp"
 #include "engine/re2_captures.hpp"
 #include "engine/stack_banner.hpp"
+#include "engine/timeline_conclude.hpp"
 #include "engine/version_statement.hpp"
 
 namespace denpex {
@@ -489,32 +490,21 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
     if (forwarded_ends) forwarded_open_.erase(writer);
 }
 
-namespace {
-
-// What finish() adds once every line is in: the world size srun stated, task hosts, the stated torch version.
-void conclude(Timeline& t) {
-    if (t.topology.world_size) t.world_size = std::max(t.world_size.value_or(0), *t.topology.world_size);
-    // srun's "srun: error: host: task N" lines name the host of task N's group, and of the file the step wrote.
-    for (auto& g : t.groups)
-        if (g.srun_task)
-            if (auto it = t.topology.task_hosts.find(*g.srun_task); it != t.topology.task_hosts.end()) g.hosts.insert(it->second);
-    // A version range that became empty means the formats disagree (mixed logs): say nothing about versions.
-    if (t.torch_known && t.torch.empty()) t.torch_known = false;
-    t.apply_stated_torch();
+Timeline Collector::finish_read() {
+    while (!live_.empty()) close_live(live_.begin()->first);
+    return std::move(t_);
 }
 
-}  // namespace
-
 Timeline Collector::finish() {
-    while (!live_.empty()) close_live(live_.begin()->first);
-    conclude(t_);
-    return std::move(t_);
+    Timeline t = finish_read();
+    conclude_timeline(t);
+    return t;
 }
 
 Timeline Collector::snapshot() const {
     Timeline t = t_;
     for (const auto& [id, source] : live_) close_source(*source, t);
-    conclude(t);
+    conclude_timeline(t);
     return t;
 }
 

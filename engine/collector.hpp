@@ -4,7 +4,8 @@
 // attributed, matched against the knowledge signatures in one RE2::Set pass, and folded into per-process
 // summaries and a bounded list of events (the first few and the latest of each signature per process), so
 // memory does not grow with input size. Not thread-safe: one Collector per diagnosis (or per reader thread).
-// `finish()` completes the Timeline and hands it over. Cancellation is polled between lines.
+// `finish()` completes the Timeline (engine/timeline_conclude.hpp) and hands it over; `finish_read()` hands it
+// over as read, for merging with other readers' Timelines before it is concluded. Cancellation is polled between lines.
 //
 // Live inputs (denpex watch, through engine/live_diagnosis.hpp). `open_live` starts an input whose lines arrive
 // over time; `add_line` reads its next complete line (no terminator) exactly as a file's line is read, except
@@ -48,6 +49,7 @@ public:
     std::uint64_t events_seen() const { return order_; }
 
     Timeline finish();
+    Timeline finish_read();
     Timeline snapshot() const;
 
     ~Collector();

@@ -13,6 +13,7 @@
 #include "engine/collector.hpp"
 #include "engine/path_hints.hpp"
 #include "engine/reasoner.hpp"
+#include "engine/timeline_conclude.hpp"
 #include "engine/timeline_merge.hpp"
 
 namespace denpex {
@@ -85,6 +86,15 @@ std::vector<std::string> drop_non_job_inputs(Timeline& t) {
     return out;
 }
 
+// What was not read is part of what the verdict rests on: a binary named by hand, a gzip of an old run.
+void note_not_read(Timeline& t, const std::vector<std::string>& not_read) {
+    constexpr std::size_t kListed = 5;
+    for (std::size_t i = 0; i < not_read.size() && i < kListed; ++i) t.warnings.push_back("not read: " + not_read[i]);
+    if (not_read.size() > kListed)
+        t.warnings.push_back("not read: " + std::to_string(not_read.size() - kListed) + " more file" +
+                             (not_read.size() - kListed == 1 ? "" : "s"));
+}
+
 }  // namespace
 
 Engine::Engine(KnowledgeBase kb) : kb_(std::move(kb)), matcher_(std::make_unique<Matcher>(kb_)) {
@@ -93,6 +103,13 @@ Engine::Engine(KnowledgeBase kb) : kb_(std::move(kb)), matcher_(std::make_unique
 }
 
 Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& options, bool* cancelled) const {
+    Timeline t = collect(input, options, cancelled);
+    conclude_timeline(t);
+    t.warnings.insert(t.warnings.begin(), knowledge_warnings_.begin(), knowledge_warnings_.end());
+    return reason_over(std::move(t), options.mask);
+}
+
+Timeline Engine::collect(const DiagnoseInput& input, const DiagnoseOptions& options, bool* cancelled) const {
     std::vector<std::uint64_t> sizes;
     std::uint64_t total = 0;
     for (const InputFile& f : input.files) total += sizes.emplace_back(file_size(f.path));
@@ -166,7 +183,7 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
                 guarded(r, b.name, [&] { collector->add_text(b.text, b.name, b.path); });
             }
         stopped[r] = collector->cancelled();
-        guarded(r, "reader", [&] { timelines[r] = collector->finish(); });
+        guarded(r, "reader", [&] { timelines[r] = collector->finish_read(); });
     };
 
     if (runs.size() == 1) {
@@ -179,18 +196,12 @@ Report Engine::diagnose(const DiagnoseInput& input, const DiagnoseOptions& optio
 
     Timeline t = std::move(timelines.front());
     for (std::size_t r = 1; r < timelines.size(); ++r) merge_timeline(t, std::move(timelines[r]));
-    t.warnings.insert(t.warnings.begin(), knowledge_warnings_.begin(), knowledge_warnings_.end());
     for (auto& ws : warnings)
         for (auto& w : ws) t.warnings.push_back(std::move(w));
-    // What was not read is part of what the verdict rests on: a binary named by hand, a gzip of an old run.
-    constexpr std::size_t kListed = 5;
-    for (std::size_t i = 0; i < input.not_read.size() && i < kListed; ++i)
-        t.warnings.push_back("not read: " + input.not_read[i]);
-    if (input.not_read.size() > kListed)
-        t.warnings.push_back("not read: " + std::to_string(input.not_read.size() - kListed) + " more file" +
-                             (input.not_read.size() - kListed == 1 ? "" : "s"));
+    note_not_read(t, input.not_read);
     if (cancelled) *cancelled = std::any_of(stopped.begin(), stopped.end(), [](char c) { return c != 0; });
-    return reason_over(std::move(t), options.mask);
+    for (const Timeline& partial : input.partials) merge_timeline(t, Timeline(partial));
+    return t;
 }
 
 Timeline Engine::read(const std::vector<BorrowedText>& texts, const DiagnoseOptions& options, bool* cancelled) const {

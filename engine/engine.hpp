@@ -5,6 +5,8 @@
 // returns the Report; it polls `cancel` between lines and reports progress in bytes (from one thread at a
 // time). Large multi-file inputs are read by several threads, each over a contiguous run of files that keeps
 // a node's files together; their Timelines are merged in input order, so the verdict does not depend on it.
+// Timelines read on other machines (DiagnoseInput::partials, engine/partial_model.hpp) are merged after them the
+// same way (engine/timeline_merge.hpp), and the result is concluded once (engine/timeline_conclude.hpp).
 //
 // No-throw contract. `diagnose()` does not throw because of what an input contains, and no exception ever
 // leaves a reader (a thread of its own, or the caller's thread for small inputs): a std::terminate there would
@@ -45,6 +47,7 @@
 #include "engine/knowledge.hpp"
 #include "engine/matcher.hpp"
 #include "engine/secret_mask.hpp"
+#include "engine/timeline.hpp"
 
 namespace denpex {
 
@@ -61,6 +64,9 @@ struct DiagnoseInput {
     // place rather than copied, so a 100 MB document is not held twice. Read after `texts`.
     std::vector<BorrowedText> borrowed_texts;
     std::vector<std::string> not_read;                         // "path (reason)" of files expand_inputs skipped
+    // Timelines read elsewhere (engine/partial_model.hpp: another node's logs, as read there): merged after the
+    // files and texts, in this order, as if their inputs had been read here next.
+    std::vector<Timeline> partials;
 };
 
 struct DiagnoseOptions {
@@ -84,6 +90,11 @@ public:
 
     // Returns false (and sets `cancelled`) when cancelled before the end.
     Report diagnose(const DiagnoseInput& input, const DiagnoseOptions& options = {}, bool* cancelled = nullptr) const;
+
+    // diagnose()'s reading step: every file and text read, the partials merged after them, in that order; the
+    // Timeline as read (not concluded: engine/timeline_conclude.hpp), with the readers' warnings and what was
+    // not read, but not the knowledge warnings. `denpex scan --partial` writes this.
+    Timeline collect(const DiagnoseInput& input, const DiagnoseOptions& options = {}, bool* cancelled = nullptr) const;
 
     // The reasoning step of diagnose(), over a Timeline already read (engine/live_diagnosis.hpp's snapshots):
     // inputs that are no job's output set aside, the verdict, then masking. Never throws because of what the

@@ -122,6 +122,8 @@ struct ProcessSummary {
     std::optional<int> cuda_dev;
 };
 
+// A field added here is state a partial model carries too: engine/partial_encode.cpp and partial_decode.cpp write and
+// read it, engine/timeline_merge.cpp merges it (tests/unit/partial_model_test.cpp compares merged and single reads).
 struct Timeline {
     std::vector<std::string> sources;                 // display names, indexed by Event::source
     // Per source: lines shaped like a training job's or its launcher's output (a rank or time prefix, NCCL's

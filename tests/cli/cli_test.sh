@@ -433,6 +433,60 @@ XDG_DATA_HOME="$TMP/conc" "$DENPEX" history --json >"$TMP/conc.json" 2>"$TMP/err
 python3 -c "import json,sys; l=json.load(open(sys.argv[1])); assert len(l)==8 and not any(x['corrupt'] for x in l), l" "$TMP/conc.json"
 check "eight concurrent --save: eight readable incidents" $([ $? -eq 0 ] && [ ! -s "$TMP/err" ] && echo 0 || echo 1)
 
+# --- Partial models: scan on each "node", diagnose the partials ---------------------------------------------------
+mkdir -p "$TMP/partials" "$TMP/nodes/a" "$TMP/nodes/b"
+cp "$EX/node0.log" "$TMP/nodes/a/"; cp "$EX/node1.log" "$TMP/nodes/b/"
+"$DENPEX" scan --quiet --partial "$TMP/partials/partial-a.json" "$TMP/nodes/a" 2>"$TMP/err"
+check "scan --partial writes node a's partial (exit 0, quiet)" $([ $? -eq 0 ] && [ -s "$TMP/partials/partial-a.json" ] && [ ! -s "$TMP/err" ] && echo 0 || echo 1)
+"$DENPEX" scan --quiet --partial - "$TMP/nodes/b" >"$TMP/partials/partial-b.json"
+check "scan --partial - writes node b's partial to stdout" $?
+head -c 26 "$TMP/partials/partial-a.json" | grep -qF '{"format":"denpex-partial"'; check "a partial starts with its magic" $?
+env -u SLURMD_NODENAME "$DENPEX" scan --quiet --partial "$TMP/partials/p-%N.json" "$TMP/nodes/a"
+check "scan --partial expands %N to the short host name" $([ -s "$TMP/partials/p-$(hostname | cut -d. -f1).json" ] && echo 0 || echo 1)
+SLURMD_NODENAME=node7 "$DENPEX" scan --quiet --partial "$TMP/partials/p-%N-%%.json" "$TMP/nodes/a"
+check "... and to SLURMD_NODENAME in a Slurm step; %% is a %" $([ -s "$TMP/partials/p-node7-%.json" ] && echo 0 || echo 1)
+rm -f "$TMP/partials/p-"*.json
+"$DENPEX" scan --quiet --partial "$TMP/labelled.json" --label nodeA "$TMP/nodes/a"
+"$DENPEX" diagnose --json "$TMP/labelled.json" "$TMP/partials/partial-b.json" >"$TMP/labelled-report.json"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert any(i.startswith('nodeA:') and i.endswith('node0.log') for i in r['inputs']), r['inputs']" "$TMP/labelled-report.json"
+check "scan --label shows the inputs as LABEL:PATH" $?
+mkdir -p "$TMP/nodes/empty"
+"$DENPEX" scan --quiet --partial "$TMP/empty.json" "$TMP/nodes/empty" 2>"$TMP/err"
+check "a node without logs writes its partial, with a warning" $([ $? -eq 0 ] && [ -s "$TMP/empty.json" ] && grep -q "no log files found" "$TMP/err" && echo 0 || echo 1)
+"$DENPEX" diagnose --json "$TMP/nodes" >"$TMP/single.json"; rc_single=$?
+# Named in reverse: partials are merged in the order of their inputs' paths, not the command line's.
+"$DENPEX" diagnose --json "$TMP/partials/partial-b.json" "$TMP/partials/partial-a.json" >"$TMP/merged.json"; rc_merged=$?
+check "diagnose of two partials exits as the single-machine diagnosis ($rc_merged vs $rc_single)" $([ "$rc_single" -eq 0 ] && [ "$rc_merged" -eq "$rc_single" ] && echo 0 || echo 1)
+python3 - "$TMP/single.json" "$TMP/merged.json" <<'PY'
+import json, sys
+one, many = (json.load(open(p)) for p in sys.argv[1:3])
+assert one["diagnoses"] == many["diagnoses"], (one["diagnoses"][0]["initiating"], many["diagnoses"][0]["initiating"])
+assert one["inputs"] == many["inputs"] and one["bytes"] == many["bytes"]
+assert many["diagnoses"][0]["initiating"]["rank"] == 5
+PY
+check "two nodes' partials merged give the single-machine report (rank 5)" $?
+"$DENPEX" scan --quiet --partial "$TMP/ab.json" "$TMP/partials/partial-b.json" "$TMP/partials/partial-a.json"
+"$DENPEX" diagnose --json "$TMP/ab.json" >"$TMP/ab-report.json"
+python3 -c "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); assert a['diagnoses']==b['diagnoses'] and a['inputs']==b['inputs']" "$TMP/single.json" "$TMP/ab-report.json"
+check "scan merges partials into one (a rack's partial): the same report" $?
+"$DENPEX" diagnose --json "$TMP/partials/partial-b.json" "$TMP/nodes/a" >"$TMP/mixed.json"
+python3 -c "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); assert a['diagnoses']==b['diagnoses']" "$TMP/single.json" "$TMP/mixed.json"
+check "a partial beside raw logs gives the same diagnoses" $?
+head -c 300 "$TMP/partials/partial-a.json" >"$TMP/cut.json"
+sed 's/"version":1,/"version":99,/' "$TMP/partials/partial-a.json" >"$TMP/v99.json"
+sed 's/"knowledge":"fnv1a64:[0-9a-f]*"/"knowledge":"fnv1a64:0000000000000000"/' "$TMP/partials/partial-a.json" >"$TMP/otherkb.json"
+for bad in cut v99 otherkb; do
+    "$DENPEX" diagnose "$TMP/$bad.json" "$TMP/partials/partial-b.json" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    check "a $bad partial is refused: exit 2, one line naming the file" \
+        $([ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "$bad.json: partial model refused" "$TMP/err" && echo 0 || echo 1)
+done
+"$DENPEX" diagnose "$TMP/v99.json" 2>&1 | grep -q "format version 99"; check "the version refusal names the version" $?
+"$DENPEX" scan "$TMP/nodes/a" >/dev/null 2>"$TMP/err"
+check "scan without --partial is a usage error (exit 2, one line)" $([ $? -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && echo 0 || echo 1)
+"$DENPEX" scan --partial "$TMP/nope/x.json" "$TMP/nodes/a" >/dev/null 2>"$TMP/err"
+check "scan to an unwritable place: exit 2, one line" $([ $? -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && echo 0 || echo 1)
+
 # --- Every subcommand's --help lists its own options -------------------------------------------------------------
 "$DENPEX" serve --help >"$TMP/out"
 missing=""
@@ -441,7 +495,8 @@ for opt in $(grep -o 'name == "--[a-zA-Z-]*"' "$SRC/server/options.cpp" | grep -
 done
 check "serve --help lists every option serve parses${missing:+ (missing:$missing)}" $([ -z "$missing" ] && echo 0 || echo 1)
 "$DENPEX" --help >"$TMP/out"
-check "--help names every command" $(grep -q "denpex history" "$TMP/out" && grep -q "denpex serve" "$TMP/out" && grep -q "denpex kb" "$TMP/out" && echo 0 || echo 1)
+check "--help names every command" $(grep -q "denpex history" "$TMP/out" && grep -q "denpex serve" "$TMP/out" && grep -q "denpex kb" "$TMP/out" && grep -q "denpex scan" "$TMP/out" && echo 0 || echo 1)
+"$DENPEX" scan --help | grep -q -- "--partial OUT"; check "scan --help lists --partial" $?
 
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]
