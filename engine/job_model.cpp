@@ -156,9 +156,10 @@ std::vector<const Event*> find_timeout_too_short(const ProcessTable& table, std:
     return out;
 }
 
-// Every rank of the world waited in the default group's first collective (sequence number 1) and none reports an error
-// of its own: every rank arrived, so no rank was missing from it; the communicator's transport never completed one
-// collective (NCCL's P2P path on GPUs without working peer access, a network that passes set-up and not data).
+// Every rank of the world waited in the default group's first collective (sequence number 1) on the same work, sizes
+// included, and none reports an error of its own: every rank arrived, so no rank was missing from it; the
+// communicator's transport never completed one collective (NCCL's P2P path on GPUs without working peer access, a
+// network that passes set-up and not data).
 std::vector<const Event*> find_first_collective_hung(const ProcessTable& table, std::optional<int> world) {
     if (!world || *world < 2) return {};
     std::vector<const Event*> out;
@@ -171,6 +172,17 @@ std::vector<const Event*> find_first_collective_hung(const ProcessTable& table, 
         if (wait == p->direct_collateral.end()) return {};
         out.push_back(*wait);
     }
+    // The same work on every rank, sizes included: a rank passing another size (or op) would hang them all too, and a
+    // descriptor without sizes (before 2.1) cannot rule that out.
+    auto work = [](const Event* e) {
+        auto op = e->captures.find("op"), shape = e->captures.find("shape");
+        return op == e->captures.end() || shape == e->captures.end() || shape->second.empty()
+                   ? std::string()
+                   : op->second + shape->second;
+    };
+    const std::string first = work(out.front());
+    if (first.empty() || !std::all_of(out.begin(), out.end(), [&](const Event* e) { return work(e) == first; }))
+        return {};
     return out;
 }
 
