@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 SECONDS_PER_TARGET=${1:-20}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(frame_parser dispatcher engine knowledge)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(frame_parser dispatcher engine knowledge partial)
 BUILD=${FUZZ_BUILD:-build-fuzz}
 WORK=${FUZZ_WORK:-$BUILD/work}
 probe=$(mktemp -d)
