@@ -24,16 +24,9 @@ const std::vector<Spec>& option_table() {
          [](O& o, const std::string&) { return set_format(o, OutputFormat::json); }},
         {"--sarif", nullptr, "print SARIF 2.1.0 (the initiating line as the result, collateral as related locations)",
          [](O& o, const std::string&) { return set_format(o, OutputFormat::sarif); }},
-        {"--knowledge", "DIR", "add a team's knowledge entries (repeatable; a broken entry is an error)",
-         [](O& o, const std::string& v) -> R {
-             if (v.empty()) return "--knowledge needs a directory";
-             o.knowledge_dirs.push_back(v);
-             return std::nullopt;
-         }},
-        {"--no-mask", nullptr, "show the logs' raw text (secrets, tokens, e-mail addresses are masked by default)",
-         [](O& o, const std::string&) -> R { o.mask.secrets = false; return std::nullopt; }},
-        {"--mask-hosts", nullptr, "also replace host names and IP addresses by pseudonyms, for sharing outside the team",
-         [](O& o, const std::string&) -> R { o.mask.hosts = true; return std::nullopt; }},
+        knowledge_option<O>(kKnowledgeHelp),
+        no_mask_option<O>(),
+        mask_hosts_option<O>(),
         {"--color", "WHEN", "auto (default: when stdout is a terminal and NO_COLOR is unset), always or never",
          [](O& o, const std::string& v) -> R {
              const auto mode = parse_color_mode(v);

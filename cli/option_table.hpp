@@ -1,5 +1,5 @@
 // One command's options as a table of data: the parser and the help text are both read from it, so `--help` lists
-// exactly what the parser accepts. Used by `diagnose` and `watch`.
+// exactly what the parser accepts. Used by `diagnose`, `watch` and `scan`.
 //
 // Contract. `parse_with_table` walks `args` once: `--` ends the options, `-` and anything not starting with '-' are
 // paths (appended to `paths`), `--name=value` and `--name value` give a value to an option that takes one (the
@@ -63,6 +63,36 @@ std::optional<std::string> parse_with_table(const std::vector<OptionSpec<Options
         if (auto error = spec->apply(out, value)) return error;
     }
     return std::nullopt;
+}
+
+// The options several commands share, one definition each. `Options` has `knowledge_dirs` (and `mask` for the
+// masking options).
+template <class Options>
+OptionSpec<Options> knowledge_option(const char* help) {
+    return {"--knowledge", "DIR", help, [](Options& o, const std::string& v) -> std::optional<std::string> {
+                if (v.empty()) return "--knowledge needs a directory";
+                o.knowledge_dirs.push_back(v);
+                return std::nullopt;
+            }};
+}
+inline constexpr const char* kKnowledgeHelp = "add a team's knowledge entries (repeatable; a broken entry is an error)";
+
+template <class Options>
+OptionSpec<Options> no_mask_option() {
+    return {"--no-mask", nullptr, "show the logs' raw text (secrets, tokens, e-mail addresses are masked by default)",
+            [](Options& o, const std::string&) -> std::optional<std::string> {
+                o.mask.secrets = false;
+                return std::nullopt;
+            }};
+}
+
+template <class Options>
+OptionSpec<Options> mask_hosts_option() {
+    return {"--mask-hosts", nullptr, "also replace host names and IP addresses by pseudonyms, for sharing outside the team",
+            [](Options& o, const std::string&) -> std::optional<std::string> {
+                o.mask.hosts = true;
+                return std::nullopt;
+            }};
 }
 
 template <class Options>

@@ -46,12 +46,7 @@ const std::vector<OptionSpec<ScanOptions>>& option_table() {
              o.label = v;
              return std::nullopt;
          }},
-        {"--knowledge", "DIR", "add a team's knowledge entries (repeatable; diagnose must be given the same)",
-         [](O& o, const std::string& v) -> R {
-             if (v.empty()) return "--knowledge needs a directory";
-             o.knowledge_dirs.push_back(v);
-             return std::nullopt;
-         }},
+        knowledge_option<O>("add a team's knowledge entries (repeatable; diagnose must be given the same)"),
         {"--quiet", nullptr, "no progress line on stderr (it is shown only when stderr is a terminal)",
          [](O& o, const std::string&) -> R { o.quiet = true; return std::nullopt; }},
     };

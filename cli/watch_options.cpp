@@ -26,16 +26,9 @@ const std::vector<Spec>& option_table() {
          }},
         {"--from-end", nullptr, "skip what the files hold already; read only lines written from now on",
          [](O& o, const std::string&) -> R { o.from_end = true; return std::nullopt; }},
-        {"--knowledge", "DIR", "add a team's knowledge entries (repeatable; a broken entry is an error)",
-         [](O& o, const std::string& v) -> R {
-             if (v.empty()) return "--knowledge needs a directory";
-             o.knowledge_dirs.push_back(v);
-             return std::nullopt;
-         }},
-        {"--no-mask", nullptr, "show the logs' raw text (secrets, tokens, e-mail addresses are masked by default)",
-         [](O& o, const std::string&) -> R { o.mask.secrets = false; return std::nullopt; }},
-        {"--mask-hosts", nullptr, "also replace host names and IP addresses by pseudonyms",
-         [](O& o, const std::string&) -> R { o.mask.hosts = true; return std::nullopt; }},
+        knowledge_option<O>(kKnowledgeHelp),
+        no_mask_option<O>(),
+        mask_hosts_option<O>(),
     };
     return table;
 }

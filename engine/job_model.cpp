@@ -140,20 +140,28 @@ std::vector<const Event*> find_private_rendezvous(const ProcessTable& table, con
 // with such a limit fires on every rank whether or not any rank is at fault.
 constexpr long long kShortestPlausibleTimeoutMs = 1000;
 
-std::vector<const Event*> find_timeout_too_short(const ProcessTable& table, std::optional<int> world) {
+// One wait per rank of the world, each the first of its direct collateral that `waited` accepts, from ranks that report
+// no error of their own; empty when the world is unknown or any rank lacks such a wait.
+template <class Pred>
+std::vector<const Event*> every_rank_waiting(const ProcessTable& table, std::optional<int> world, Pred waited) {
     if (!world || *world < 2) return {};
     std::vector<const Event*> out;
     for (int r = 0; r < *world; ++r) {
         const Process* p = table.by_rank(r);
         if (!p || p->first_initiating()) return {};
-        const auto wait = std::find_if(p->direct_collateral.begin(), p->direct_collateral.end(), [](const Event* e) {
-            const auto ms = e->number("timeout_ms");
-            return e->shows_wait() && ms && *ms < kShortestPlausibleTimeoutMs;
-        });
+        const auto wait = std::find_if(p->direct_collateral.begin(), p->direct_collateral.end(),
+                                       [&](const Event* e) { return e->shows_wait() && waited(*e); });
         if (wait == p->direct_collateral.end()) return {};
         out.push_back(*wait);
     }
     return out;
+}
+
+std::vector<const Event*> find_timeout_too_short(const ProcessTable& table, std::optional<int> world) {
+    return every_rank_waiting(table, world, [](const Event& e) {
+        const auto ms = e.number("timeout_ms");
+        return ms && *ms < kShortestPlausibleTimeoutMs;
+    });
 }
 
 // Every rank of the world waited in the default group's first collective (sequence number 1) on the same work, sizes
@@ -161,17 +169,10 @@ std::vector<const Event*> find_timeout_too_short(const ProcessTable& table, std:
 // communicator's transport never completed one collective (NCCL's P2P path on GPUs without working peer access, a
 // network that passes set-up and not data).
 std::vector<const Event*> find_first_collective_hung(const ProcessTable& table, std::optional<int> world) {
-    if (!world || *world < 2) return {};
-    std::vector<const Event*> out;
-    for (int r = 0; r < *world; ++r) {
-        const Process* p = table.by_rank(r);
-        if (!p || p->first_initiating()) return {};
-        const auto wait = std::find_if(p->direct_collateral.begin(), p->direct_collateral.end(), [](const Event* e) {
-            return e->shows_wait() && e->process_group.empty() && e->number("seq") == 1;
-        });
-        if (wait == p->direct_collateral.end()) return {};
-        out.push_back(*wait);
-    }
+    const auto out = every_rank_waiting(table, world, [](const Event& e) {
+        return e.process_group.empty() && e.number("seq") == 1;
+    });
+    if (out.empty()) return {};
     // The same work on every rank, sizes included: a rank passing another size (or op) would hang them all too, and a
     // descriptor without sizes (before 2.1) cannot rule that out.
     auto work = [](const Event* e) {
