@@ -23,6 +23,7 @@ std::string_view to_string(Strategy s) {
         case Strategy::mismatch_minority: return "mismatch-minority";
         case Strategy::own_end: return "own-end";
         case Strategy::work_minority: return "work-minority";
+        case Strategy::mismatch_named: return "mismatch-named";
     }
     return "initiating-event";
 }
@@ -79,6 +80,7 @@ Decision decide(const JobFacts& f) {
                 d.confidence = Confidence::low;
                 d.missing = MissingFact::workers_output;
             }
+            if (f.systemic_inferred) d.confidence = Confidence::low;
             return d;
         }
         if (!f.ranks_disagree && f.first_collective_hung) {

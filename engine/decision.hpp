@@ -34,7 +34,7 @@ std::string_view to_string(Confidence c);
 // The ways of naming a suspect (engine/strategies).
 enum class Strategy {
     initiating_event, silent_rank, sequence_lag, desync_report, agent_first_exit, mismatch_minority, own_end,
-    work_minority
+    work_minority, mismatch_named
 };
 std::string_view to_string(Strategy s);
 
@@ -85,6 +85,7 @@ struct JobFacts {
     std::vector<Suspect> suspects;   // each strategy's candidate, in any order
     bool any_failure = false;        // some process shows an error of any role
     bool systemic = false;           // the same fault on several ranks at once, or a failure of the whole job
+    bool systemic_inferred = false;  // ... read from reports shredded into each other, not from the error twice
     bool unranked_failure = false;   // a process failed on its own, but no line gives its rank
     bool unordered_failures = false; // several processes failed on their own, in an order the logs do not give
     bool after_finish = false;       // the only errors came after processes had finished their work (teardown)

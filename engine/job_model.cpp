@@ -354,6 +354,15 @@ Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable&
         case Strategy::mismatch_minority: s.support = {Support::own_error, Support::peers_point_at}; break;
         case Strategy::own_end: s.support.insert(Support::outside_record); break;
         case Strategy::work_minority: s.support.insert(Support::work_compared); break;
+        case Strategy::mismatch_named:
+            // Proven when the ranks shown to agree are the whole world but one; otherwise read from the order only.
+            if (c.strength != Strength::strong) {
+                s.support = {Support::order};
+                break;
+            }
+            s.support = {Support::work_compared};
+            if (c.process && c.process->first_initiating()) s.support.insert(Support::own_error);
+            break;
         case Strategy::agent_first_exit:
             // The agent recorded how it ended (it failed; the others were sent SIGTERM): a record, not only an order.
             s.support.insert(Support::outside_record);
@@ -403,6 +412,13 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     if (auto c = sequence_lag_strategy(table)) cs.push_back(*c);
     if (auto c = desync_strategy(table)) cs.push_back(*c);
     if (auto c = mismatch_minority_strategy(table)) cs.push_back(*c);
+    else if (MismatchReading named = mismatch_named_strategy(table, m.world); named.divergent)
+        cs.push_back(*named.divergent);
+    else if (named.even_split && !m.init.disagreeing.empty()) {
+        // Every rank reported, none singled out: the ranks took different paths; no rank initiated it.
+        m.init.systemic = std::move(m.init.disagreeing);
+        m.init.disagreeing.clear();
+    }
     if (auto c = work_minority_strategy(table)) cs.push_back(*c);
     if (auto c = own_end_strategy(table, t)) cs.push_back(*c);
 
@@ -437,6 +453,7 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
         m.facts.suspects.push_back(std::move(s));
     }
     m.facts.systemic = !m.init.systemic.empty();
+    m.facts.systemic_inferred = m.facts.systemic && m.init.systemic_inferred;
     m.facts.outside_end_without_workers = m.facts.systemic && outside_end_without_workers(table, m.init.systemic);
     m.facts.ranks_disagree = !m.init.disagreeing.empty();
     if (cs.empty() && m.init.systemic.empty() && m.init.unranked.empty() && m.init.unordered.empty() &&

@@ -83,6 +83,10 @@ enum class Mark {
     // different across GPUs", DDP's "expects same model across all ranks"): every rank may raise it, and the rank
     // that raises it is not by that the one that diverged. Which one did is read from the values compared.
     compares_ranks,
+    // "interleaved-frame": a traceback frame glued to other text in one line (a caret run, a code line): two writers'
+    // bytes mixed in one stream, each printing a traceback at that moment. Captures file, line and func: the same
+    // frame shredded twice is two processes' reports through the same code.
+    interleaved_frame,
 };
 
 struct Signature {

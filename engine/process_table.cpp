@@ -503,7 +503,6 @@ const Process* ProcessTable::resolve_exit(const ExitRecord& x) const {
 
 std::optional<int> ProcessTable::world_size() const {
     // No job has a million ranks; a larger number is noise (a line number, a hash) and must not size loops.
-    constexpr int kMaxWorld = 1 << 20;
     std::optional<int> w;
     if (t_.world_size && *t_.world_size > 0 && *t_.world_size <= kMaxWorld) w = t_.world_size;
     int highest = -1;

@@ -28,6 +28,9 @@
 
 namespace denpex {
 
+// The largest world a log may state or imply (ranks are below it); a larger number is not a rank.
+inline constexpr int kMaxWorld = 1 << 20;
+
 struct Process {
     std::optional<int> rank, local_rank;
     std::optional<long> pid;

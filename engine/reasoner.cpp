@@ -320,6 +320,20 @@ void explain_timeout_too_short(const Context& c, Diagnosis& d) {
                           "(init_process_group(timeout=...), a framework's ddp_timeout or nccl_timeout) is the cause.");
 }
 
+// One unranked stream whose failure report is shredded into another's: say which lines show it, as evidence.
+void explain_interleaved(const Process& p, Diagnosis& d) {
+    const Event* shredded = nullptr;
+    for (const Event* e : p.events)
+        if (e->signature->mark == Mark::interleaved_frame) { shredded = e; break; }
+    if (!shredded) return;
+    if (d.evidence.size() < 4) d.evidence.push_back(shredded->evidence);
+    d.reasoning.push_back("Its traceback is shredded into another process's in the same stream (\"" +
+                          excerpt(shredded->evidence.text, 100) +
+                          "\": a frame glued to another writer's text), through the same frames: at least two "
+                          "processes printed this failure at the same moment. Read from the interleaving, not from two "
+                          "error lines, so low.");
+}
+
 // Every rank waited in the first collective: the communicator's transport, not a rank.
 void explain_first_collective_hung(const Context& c, Diagnosis& d) {
     d.rank_not_applicable = true;
@@ -375,7 +389,9 @@ void explain_systemic(const Context& c, Diagnosis& d) {
     d.strategies.push_back(std::string(to_string(Strategy::initiating_event)));
     const std::string& first_name = systemic.front()->name();
     std::size_t processes = systemic.size();
-    if (systemic.size() == 1) processes = std::max<std::size_t>(1, alike_reports(*systemic.front()));
+    if (systemic.size() == 1)
+        processes = std::max({std::size_t{1}, alike_reports(*systemic.front()), interleaved_reports(*systemic.front())});
+    if (c.m.init.systemic_inferred) explain_interleaved(*systemic.front(), d);
     if (d.failure->scope == "job")
         d.reasoning.push_back(d.failure->title + " is a failure of the whole job, not of one rank.");
     else if (unknown_kind.empty())
@@ -452,6 +468,16 @@ void explain_divergence(const Context& c, Diagnosis& d) {
                           "\" is a check that compares values across ranks: " + who +
                           (unranked ? std::string(" (and processes without a rank)") : std::string()) +
                           " raised it because the ranks disagree, not because the rank raising it diverged.");
+    if (c.first_cause(*c.m.init.disagreeing.front())->captures.count("other_rank")) {
+        // The reports name ranks: the check compares in rank order, so the other ranks' reports decide.
+        d.missing.push_back("The other ranks' reports of this check: each rank names the first rank, in rank order, "
+                            "whose collective differs from its own, so when the others all name one rank, that rank "
+                            "diverged" +
+                            (check->depth.fingerprint ? "; search their logs with grep -E '" + check->depth.fingerprint->grep + "'"
+                                                      : std::string()) +
+                            ". With two ranks neither is a majority: compare the two call sites the report shows.");
+        return;
+    }
     d.missing.push_back("Which rank's values differ from the others': compare the values each rank printed with the "
                         "error (parameter counts, loss keys, shapes); the rank in the minority diverged. With two "
                         "ranks neither is a majority: print the compared values on every rank, or rerun with three "

@@ -213,8 +213,13 @@ private:
     void one(InitiatingResult& out) const {
         const Process* p = pool_.front();
         if (!p->rank && !p->local_rank) {
-            // The same report several times over in one unprefixed stream: several workers failed alike.
-            (alike_reports(*p) ? out.systemic : out.unranked).push_back(p);
+            // The same report several times over in one unprefixed stream: several workers failed alike. Or their
+            // reports were printed at the same moment, shredded into each other through the same frames.
+            if (alike_reports(*p)) out.systemic.push_back(p);
+            else if (interleaved_reports(*p)) {
+                out.systemic.push_back(p);
+                out.systemic_inferred = true;
+            } else out.unranked.push_back(p);
             return;
         }
         if (auto concurrent = failing_with(p); concurrent.size() > 1) {
@@ -434,6 +439,24 @@ std::size_t alike_reports(const Process& p) {
     return most > 1 ? most : 0;
 }
 
+std::size_t interleaved_reports(const Process& p) {
+    if (p.rank || p.local_rank || !p.collateral.empty()) return 0;
+    const Event* failure = p.first_initiating();
+    if (!failure || failure->from_launcher) return 0;
+    const std::string& category = failure->signature->entry->category;
+    if (category == "Collective" || category == "Network") return 0;
+    std::map<std::string, std::size_t> shredded;   // file:line:func -> lines showing it glued to another writer's text
+    for (const Event* e : p.events) {
+        if (e->signature->mark != Mark::interleaved_frame) continue;
+        auto field = [&](const char* name) {
+            auto it = e->captures.find(name);
+            return it == e->captures.end() ? std::string() : it->second;
+        };
+        if (++shredded[field("file") + ":" + field("line") + ":" + field("func")] >= 2) return 2;
+    }
+    return 0;
+}
+
 namespace {
 
 constexpr int kSigterm = -15;
@@ -540,6 +563,73 @@ std::optional<Candidate> mismatch_minority_strategy(const ProcessTable& table) {
                " other ranks that report theirs, which all run the same one: it diverged (\"" +
                excerpt(stated[p]->evidence.text, 140) + "\").";
     return c;
+}
+
+namespace {
+
+struct MismatchReport {
+    const Process* reporter;
+    const Event* event;
+    int rank, other;
+};
+
+std::vector<MismatchReport> mismatch_reports(const ProcessTable& table) {
+    std::vector<MismatchReport> out;
+    for (const Process& p : table.processes()) {
+        if (!p.rank) continue;
+        for (const Event* e : p.events) {
+            const auto rank = e->number("rank"), other = e->number("other_rank");
+            if (!other || *other >= kMaxWorld || (rank && *rank != *p.rank)) continue;
+            out.push_back({&p, e, *p.rank, static_cast<int>(*other)});
+            break;   // a rank's first report: the check raises once
+        }
+    }
+    return out;
+}
+
+// What the check prints on rank r when `q` alone diverged: the others name q, q names the lowest rank other than q.
+int named_if_alone(int r, int q) { return r != q ? q : q == 0 ? 1 : 0; }
+
+}  // namespace
+
+MismatchReading mismatch_named_strategy(const ProcessTable& table, std::optional<int> world) {
+    MismatchReading out;
+    const std::vector<MismatchReport> reports = mismatch_reports(table);
+    if (reports.empty()) return out;
+    // A report of rank r naming q says ranks 0..q-1 (and r) ran the same: informative when that is two ranks or more.
+    // Every informative report must single out the same q.
+    std::optional<int> q;
+    std::set<int> above;   // reporters above q that agree with the ranks below it
+    for (const MismatchReport& m : reports) {
+        if (m.other + (m.rank > m.other ? 1 : 0) < 2) continue;   // it names the first rank it compared
+        if (q && *q != m.other) return out;
+        q = m.other;
+        if (m.rank > m.other) above.insert(m.rank);
+    }
+    const bool consistent = q && std::all_of(reports.begin(), reports.end(), [&](const MismatchReport& m) {
+        return m.other == named_if_alone(m.rank, *q);
+    });
+    if (!consistent) {
+        std::set<int> reporters;
+        for (const MismatchReport& m : reports) reporters.insert(m.rank);
+        out.even_split = !q && world && static_cast<int>(reporters.size()) == *world && *reporters.rbegin() < *world;
+        return out;
+    }
+    const bool covered = world && *q + static_cast<int>(above.size()) + 1 == *world;
+    Candidate c;
+    c.process = table.by_rank(*q);
+    c.rank = *q;
+    c.strategy = Strategy::mismatch_named;
+    c.strength = covered ? Strength::strong : Strength::weak;
+    const MismatchReport& shown = *std::find_if(reports.begin(), reports.end(), [&](const MismatchReport& m) { return m.rank != *q; });
+    c.evidence = {shown.event};
+    c.reason = "rank " + std::to_string(shown.rank) + "'s collective check names rank " + std::to_string(*q) +
+               " as the first rank whose collective differs from its own; the check compares in rank order, so ranks "
+               "below " + std::to_string(*q) + " ran what rank " + std::to_string(shown.rank) + " ran: rank " +
+               std::to_string(*q) + " diverged (\"" + excerpt(shown.event->evidence.text, 140) + "\")." +
+               (covered ? "" : " Ranks above it are not shown to agree, so this is read from the order alone.");
+    out.divergent = std::move(c);
+    return out;
 }
 
 namespace {

@@ -45,6 +45,8 @@ struct InitiatingResult {
     // Processes whose error is a check comparing values across ranks (Mark::compares_ranks): they noticed that a
     // rank diverged; which one did is in the values compared, not in who raised the error.
     std::vector<const Process*> disagreeing;
+    // `systemic` rests on an inference (reports shredded into each other), not on the error read twice.
+    bool systemic_inferred = false;
 };
 
 // `ignored`: events that cannot be initiators here (consequences of a stall already under way).
@@ -52,6 +54,11 @@ struct InitiatingResult {
 // when more than one does. Several workers failing alike at once (an import error on every rank of a node, printed
 // without prefixes); 0 when the stream holds at most one such report.
 std::size_t alike_reports(const Process& p);
+// In a stream that names no worker and shows one failure and no collateral: 2 when the same traceback frame is
+// shredded into another writer's text twice (Mark::interleaved_frame), i.e. at least two processes printed a
+// traceback through the same code at the same moment, though only one report's last line may be here (an excerpt);
+// 0 otherwise. Communication errors are left out, as in alike_reports.
+std::size_t interleaved_reports(const Process& p);
 
 InitiatingResult initiating_event_strategy(const ProcessTable& table, const std::set<const Event*>& ignored = {});
 std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world);
@@ -64,6 +71,19 @@ std::optional<Candidate> mismatch_minority_strategy(const ProcessTable& table);
 // collective at a sequence number; one rank alone running another op or size, against two or more that agree,
 // took a different path: it diverged. An even split names no one.
 std::optional<Candidate> work_minority_strategy(const ProcessTable& table);
+// TORCH_DISTRIBUTED_DEBUG=DETAIL's check, read as it runs (ProcessGroupWrapper::runCollectiveChecks): each rank
+// gathers every rank's fingerprint, compares them in rank order, and reports the first rank whose fingerprint differs
+// from its own. So "Rank R is running ..., but Rank Q is running ..." also says that every rank below Q ran what R
+// ran. When the reports here show one rank Q differing from two or more that agree, and every report is what the
+// check prints if Q alone diverged (the others name Q; Q names the lowest other rank), Q diverged: strong when the
+// ranks shown to agree and Q cover the whole world, weak otherwise (ranks above Q may differ too).
+// `even_split`: every rank of the world reported and no single rank is singled out (two ranks naming each other):
+// the ranks took different paths, and none of them is the initiator.
+struct MismatchReading {
+    std::optional<Candidate> divergent;
+    bool even_split = false;
+};
+MismatchReading mismatch_named_strategy(const ProcessTable& table, std::optional<int> world);
 std::optional<Candidate> own_end_strategy(const ProcessTable& table, const Timeline& t);
 
 }  // namespace denpex
