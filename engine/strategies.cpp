@@ -622,12 +622,17 @@ MismatchReading mismatch_named_strategy(const ProcessTable& table, std::optional
     c.strategy = Strategy::mismatch_named;
     c.strength = covered ? Strength::strong : Strength::weak;
     const MismatchReport& shown = *std::find_if(reports.begin(), reports.end(), [&](const MismatchReport& m) { return m.rank != *q; });
+    std::vector<int> naming;
+    for (const MismatchReport& m : reports)
+        if (m.rank != *q) naming.push_back(m.rank);
+    std::sort(naming.begin(), naming.end());
     c.evidence = {shown.event};
-    c.reason = "rank " + std::to_string(shown.rank) + "'s collective check names rank " + std::to_string(*q) +
-               " as the first rank whose collective differs from its own; the check compares in rank order, so ranks "
-               "below " + std::to_string(*q) + " ran what rank " + std::to_string(shown.rank) + " ran: rank " +
-               std::to_string(*q) + " diverged (\"" + excerpt(shown.event->evidence.text, 140) + "\")." +
-               (covered ? "" : " Ranks above it are not shown to agree, so this is read from the order alone.");
+    const std::string qs = std::to_string(*q);
+    c.reason = "The collective check of " + ranks_phrase(naming) + " names rank " + qs +
+               " as the first rank whose collective differs; the check compares in rank order, so every rank below " +
+               qs + (above.empty() ? std::string() : " and " + ranks_phrase(std::vector<int>(above.begin(), above.end()))) +
+               " ran the same collective, and rank " + qs + " diverged (\"" + excerpt(shown.event->evidence.text, 140) +
+               "\")." + (covered ? "" : " Ranks above it are not shown to agree, so this is read from the order alone.");
     out.divergent = std::move(c);
     return out;
 }

@@ -148,10 +148,7 @@ TEST_CASE("corpus: shared modelled cases") {
     const std::set<std::string> deferred = {
         // The decisive lines (the CUDA error and "Process 1 terminated") are outside this excerpt; only the
         // issue's title names them, so no log reader can reach the labelled answer.
-        "025-nvrx-elastic-glog-prefixed-device-busy",
-        // Several processes' tracebacks shredded into one unprefixed stream: telling one writer from several by
-        // the interleaving itself is not built, so the one OOM line reads as one unranked process's.
-        "026-qwen72b-qlora-v100-interleaved-oom-py311-carets"};
+        "025-nvrx-elastic-glog-prefixed-device-busy"};
     run_corpus(fs::path(DENPEX_SOURCE_DIR) / "tests/shared-corpus/modelled", deferred);
 }
 

@@ -188,3 +188,14 @@ TEST_CASE("decision: every rank hung in the first collective is systemic, but on
     f.suspects = {own_error(1)};   // a rank with an error of its own decides instead
     CHECK(decide(f).outcome == Outcome::determined);
 }
+
+TEST_CASE("decision: a systemic reading inferred from interleaved reports is low") {
+    JobFacts f;
+    f.any_failure = true;
+    f.systemic = true;
+    CHECK(decide(f).outcome == Outcome::systemic);
+    CHECK(decide(f).confidence == Confidence::medium);
+    f.systemic_inferred = true;
+    CHECK(decide(f).outcome == Outcome::systemic);
+    CHECK(decide(f).confidence == Confidence::low);
+}

@@ -691,3 +691,68 @@ TEST_CASE("reasoner: errors that come only after the ranks finished their work a
     REQUIRE(only(early).initiating_rank);
     CHECK(*only(early).initiating_rank == 2);
 }
+
+namespace {
+
+// One TORCH_DISTRIBUTED_DEBUG=DETAIL report: rank `r` compared in rank order and found rank `other` first to differ.
+std::string mismatch_report(int r, int other, const char* mine = "ALLREDUCE", const char* theirs = "BROADCAST") {
+    const std::string p = "[rank" + std::to_string(r) + "]: ";
+    return p + "Traceback (most recent call last):\n" + p +
+           "RuntimeError: Detected mismatch between collectives on ranks. Rank " + std::to_string(r) +
+           " is running collective: CollectiveFingerPrint(SequenceNumber=40, OpType=" + mine +
+           "), but Rank " + std::to_string(other) + " is running collective: CollectiveFingerPrint(SequenceNumber=40, OpType=" +
+           theirs + ").\n";
+}
+
+}  // namespace
+
+TEST_CASE("reasoner: a DETAIL report naming a rank past the first says every rank below it agreed") {
+    // A 4-rank world (rank 3 prints a line); rank 1 names rank 3: ranks 0-2 ran the same, rank 3 alone differs.
+    const Report d_report = run({{"all.log", "[rank3]: evaluating early stop\n" + mismatch_report(1, 3)}});
+    const Diagnosis& d = only(d_report);
+    CHECK(has_strategy(d, "mismatch-named"));
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 3);
+    CHECK(d.confidence == "medium");
+}
+
+TEST_CASE("reasoner: a DETAIL report naming the first rank it compared decides nothing") {
+    // Rank 3 names rank 0: it found a difference at its first comparison, so it may be the one that differs.
+    const Report d_report = run({{"rank3.log", mismatch_report(3, 0)}});
+    const Diagnosis& d = only(d_report);
+    CHECK_FALSE(d.initiating_rank);
+    CHECK(d.undetermined);
+    REQUIRE_FALSE(d.missing.empty());
+    CHECK(d.missing.front().find("first rank, in rank order") != std::string::npos);
+}
+
+TEST_CASE("reasoner: DETAIL reports that cannot come from one diverging rank name no one") {
+    // Rank 1 says ranks 0-2 agree and 3 differs; rank 4 says rank 2 differs from it first: not one rank alone.
+    const Report d_report = run({{"all.log", mismatch_report(1, 3) + mismatch_report(4, 2)}});
+    const Diagnosis& d = only(d_report);
+    CHECK_FALSE(has_strategy(d, "mismatch-named"));
+    CHECK_FALSE(d.initiating_rank);
+}
+
+TEST_CASE("reasoner: two ranks naming each other, the whole world reporting, is an even split") {
+    const Report d_report = run({{"all.log", mismatch_report(0, 1) + mismatch_report(1, 0, "BROADCAST", "ALLREDUCE")}});
+    const Diagnosis& d = only(d_report);
+    CHECK_FALSE(d.initiating_rank);
+    CHECK_FALSE(d.undetermined);
+}
+
+TEST_CASE("reasoner: one traceback shredded into another's through the same frame is several processes failing") {
+    const std::string shredded =
+        "^^^  File \"/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1143, in convert\n"
+        "^^ ^  File \"/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1143, in convert\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.77 GiB total capacity)\n";
+    const Report d_report = run({{"console.log", shredded}});
+    const Diagnosis& d = only(d_report);
+    CHECK_FALSE(d.initiating_rank);
+    CHECK_FALSE(d.undetermined);
+    CHECK(d.confidence == "low");
+    // The same frame shredded once is one glued line, not two reports: the process is only unranked.
+    const Report once_report = run({{"console.log", shredded.substr(shredded.find('\n') + 1)}});
+    const Diagnosis& once = only(once_report);
+    CHECK(once.undetermined);
+}
