@@ -3,7 +3,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
 #include <set>
+
+#include <nlohmann/json.hpp>
 
 #include <re2/re2.h>
 
@@ -163,6 +168,67 @@ TEST_CASE("knowledge: every built-in entry has the on-call fields (discriminator
     }
     CHECK(converted == static_cast<int>(builtin().entries().size()));
     CHECK(converted >= 150);
+}
+
+TEST_CASE("knowledge: every built-in stack fix names a knob found in its cited source (evidence records)") {
+    // knowledge/sources/stack_fix_evidence.json holds, for each stack fix, where upstream was seen to define its
+    // `names`: repository, commit, path and line (identifiers and locations only, no upstream text).
+    // knowledge/tools/check_stack_fix_sources.py re-checks the records against local git mirrors.
+    using nlohmann::json;
+    std::ifstream in(std::string(DENPEX_SOURCE_DIR) + "/knowledge/sources/stack_fix_evidence.json");
+    REQUIRE(in);
+    const json doc = json::parse(in);
+    REQUIRE(doc.contains("records"));
+    REQUIRE(doc["records"].is_array());
+    auto is_hex40 = [](const std::string& s) {
+        return s.size() == 40 && std::all_of(s.begin(), s.end(), [](unsigned char c) {
+                   return std::isdigit(c) || (c >= 'a' && c <= 'f');
+               });
+    };
+    std::map<std::pair<std::string, std::size_t>, const json*> by_fix;
+    for (const auto& r : doc["records"]) {
+        INFO(r.dump());
+        REQUIRE(r.is_object());
+        for (const char* key : {"entry", "stack", "source", "identifier", "repo", "commit", "path"})
+            REQUIRE_MESSAGE((r.contains(key) && r[key].is_string() && !r[key].get<std::string>().empty()),
+                            "record lacks \"" << key << "\"");
+        REQUIRE(r.contains("fix"));
+        REQUIRE(r["fix"].is_number_unsigned());
+        CHECK_MESSAGE(is_hex40(r["commit"].get<std::string>()), "commit must be a full 40-digit hash");
+        CHECK(r["repo"].get<std::string>().find('/') != std::string::npos);
+        if (r.contains("line")) CHECK((r["line"].is_number_unsigned() && r["line"].get<unsigned>() > 0));
+        // git-mirror: found with git grep in a full clone (the line is exact); file-index: read in a stored copy of the
+        // file at that commit (no line).
+        const std::string checked = r.value("checked", std::string());
+        CHECK_MESSAGE((checked == "git-mirror" || checked == "file-index"), "\"checked\" is git-mirror or file-index");
+        if (checked == "git-mirror") CHECK_MESSAGE(r.contains("line"), "a git-mirror record has a line");
+        if (r.contains("spelled")) CHECK((r["spelled"].is_string() && !r["spelled"].get<std::string>().empty()));
+        const bool fresh = by_fix.emplace(std::make_pair(r["entry"].get<std::string>(), r["fix"].get<std::size_t>()), &r).second;
+        CHECK_MESSAGE(fresh, "two records for one stack fix");
+    }
+    std::size_t fixes = 0;
+    std::set<std::pair<std::string, std::size_t>> used;
+    for (const auto& e : builtin().entries()) {
+        if (!e->depth.stack_fixes) continue;
+        for (std::size_t i = 0; i < e->depth.stack_fixes->size(); ++i) {
+            const StackFix& f = (*e->depth.stack_fixes)[i];
+            ++fixes;
+            INFO(e->id << " stack_fixes[" << i << "] " << f.names);
+            const auto it = by_fix.find({e->id, i});
+            CHECK_MESSAGE(it != by_fix.end(), "no evidence record in knowledge/sources/stack_fix_evidence.json");
+            if (it == by_fix.end()) continue;
+            used.insert(it->first);
+            const json& r = *it->second;
+            CHECK(r["stack"].get<std::string>() == std::string(to_string(f.stack)));
+            CHECK_MESSAGE(r["source"].get<std::string>() == f.source, "the record's source is not the fix's cited source");
+            CHECK_MESSAGE(r["identifier"].get<std::string>() == f.names, "the record's identifier is not the fix's names");
+        }
+    }
+    CHECK(fixes >= 200);
+    for (const auto& kv : by_fix) {
+        INFO(kv.first.first << " stack_fixes[" << kv.first.second << "]");
+        CHECK_MESSAGE(used.count(kv.first), "evidence record for a stack fix that does not exist");
+    }
 }
 
 TEST_CASE("knowledge: the on-call fields are validated when present, and a team's entry may omit them") {
