@@ -256,8 +256,9 @@ std::size_t line_number(std::string_view rest, Attribution&, Walk&) {
 }
 
 // Open MPI `--tag-output`: `[jobid,rank]<stdout>:` glued to the line.
+// Horovod's own launcher (gloo) writes `[rank]<stdout>:` with no job id (safe_shell_exec.prefix_connection).
 std::size_t mpirun_tag(std::string_view rest, Attribution& a, Walk& walk) {
-    static const RE2 re(R"(\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:)", pattern_options());
+    static const RE2 re(R"(\[(?:\d+,)?(\d+)\]<(?:stdout|stderr|stddiag)>:)", pattern_options());
     if (!starts_with(rest, '[')) return 0;
     std::array<re2::StringPiece, 2> c;
     if (!match_at_start(re, rest, c)) return 0;
@@ -503,6 +504,7 @@ std::size_t pdsh_host(std::string_view rest, Attribution& a, Walk& walk) {
     const std::string_view token = view(c[1]);
     if (!looks_like_host(token)) return 0;
     a.host = std::string(token);
+    a.stream_host = a.host;
     return c[0].size();
 }
 

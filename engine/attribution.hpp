@@ -18,7 +18,7 @@
 //   NCCL Init        `... comm 0x.. rank 24 nranks 32 cudaDev 0 nvmlDev 0 busId 7000 ... Init COMPLETE` (or Abort/Destroy)
 //                    -> communicator rank 24, world_size 32, bus_id "7000" (with host/pid from the NCCL prefix)
 //   srun --label     `3: `                                 -> srun_task 3 (a task, never a rank)
-//   mpirun           `[1,6]<stdout>:` / `[1,6]<stderr>:`   -> rank 6
+//   mpirun           `[1,6]<stdout>:` / `[1,6]<stderr>:`, Horovod `[6]<stderr>:`   -> rank 6
 //   pdsh             `host: ` (a hostname-looking token then ": ") -> host
 //   Ray              `(Worker pid=123, ip=10.0.0.1)` / `(RayTrainWorker pid=..)` -> pid, host (ip)
 //   DeepSpeed        `[2024-02-09 09:09:15,164] [INFO] [launch.py:123:main] ...` -> time (the launcher's line)
@@ -78,6 +78,8 @@ struct Attribution {
     bool rendezvous_on_loopback = false;
     std::optional<long> pid;
     std::optional<std::string> host;
+    // The host a multiplexer put before the line (pdsh's `host: `): the node whose stream the line came from.
+    std::optional<std::string> stream_host;
     std::optional<std::string> bus_id;   // NCCL busId, lower-case hex without leading zeros
     std::optional<Timestamp> time;
     std::size_t body_offset = 0;     // start of the text after the recognised prefixes

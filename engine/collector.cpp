@@ -277,6 +277,11 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
                           "task " + std::to_string(*a.srun_task) + " of " + base_name);
         t_.groups[group].srun_task = a.srun_task;
     }
+    else if (a.stream_host) {
+        // pdsh and its kind multiplex one stream per node: each node's lines are that node's group, as srun's tasks
+        // are, so a traceback printed without a rank is read beside the ranks of its own node only.
+        group = group_for(t_, index, base_key + "|host:" + *a.stream_host, *a.stream_host + " in " + base_name);
+    }
     Group& g = t_.groups[group];
 
     RawKey key;
