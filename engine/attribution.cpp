@@ -355,17 +355,21 @@ std::size_t glog_bracketed(std::string_view rest, Attribution& a, Walk& walk) {
     static const RE2 re(R"(\[[IWEFD](?:(\d{1,2})(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9})\d*)?)?(?: +\d+)?)"
                         R"( [^\s:\[\]]+:\d+\] ?)",
                         pattern_options());
-    if (!starts_with(rest, '[')) return 0;
-    if (walk.fast() && !could_be_glog_bracketed(rest)) return 0;
-    std::array<re2::StringPiece, 7> c;
-    if (walk.glog_seen || !match_at_start(re, rest, c)) return 0;
-    if (present(c[1])) {
-        const auto t = yearless(view(c[1]), view(c[2]), view(c[3]), view(c[4]), view(c[5]), view(c[6]));
+    if (!starts_with(rest, '[') || walk.glog_seen) return 0;
+    std::optional<GlogHeaderParts> p;
+    if (walk.fast()) {
+        p = scan_glog_bracketed(rest);
+    } else if (std::array<re2::StringPiece, 7> c; match_at_start(re, rest, c)) {
+        p = GlogHeaderParts{view(c[1]), view(c[2]), view(c[3]), view(c[4]), view(c[5]), view(c[6]), c[0].size()};
+    }
+    if (!p) return 0;
+    if (p->month.data() != nullptr) {
+        const auto t = yearless(p->month, p->day, p->hour, p->minute, p->second, p->fraction);
         if (!t) return 0;   // `[E9999 ...]` is not a glog header
         set_time(a, *t);
     }
     walk.glog_seen = walk.inside = true;
-    return c[0].size();
+    return p->length;
 }
 
 // Real glog and torch.distributed.elastic's Python logger (which imitates it):

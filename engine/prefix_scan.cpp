@@ -83,7 +83,76 @@ void date_time_tail(Cursor& c, DateTimeParts& p) {
     p.close = c.eat(']');
 }
 
+bool glog_level(char c) { return c == 'I' || c == 'W' || c == 'E' || c == 'F' || c == 'D'; }
+
+// (\d{1,2})(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9})\d*)? : month and day share one run of 3 or 4 digits (c10
+// does not pad the month), the day being its last two.
+bool glog_clock(Cursor& c, GlogHeaderParts& p) {
+    const std::size_t run = c.run_of_digits();
+    if (run < 3 || run > 4) return false;
+    p.month = c.text.substr(c.i, run - 2);
+    p.day = c.text.substr(c.i + run - 2, 2);
+    c.i += run;
+    if (!c.eat(' ')) return false;
+    DateTimeParts clock;
+    if (!clock_parts(c, clock)) return false;
+    p.hour = clock.hour, p.minute = clock.minute, p.second = clock.second;
+    if (c.at('.') && c.digit_at(c.i + 1)) {
+        ++c.i;
+        const std::size_t digits = c.run_of_digits();
+        p.fraction = c.text.substr(c.i, digits < 9 ? digits : 9);
+        c.i += digits;
+    }
+    return true;
+}
+
+// ` [^\s:\[\]]+:\d+\]`: one space, a file name up to its colon, a line number.
+bool file_location(Cursor& c) {
+    Cursor t = c;
+    if (!t.eat(' ')) return false;
+    const std::size_t start = t.i;
+    while (t.i < t.text.size() && !space_class(t.text[t.i]) && t.text[t.i] != ':' && t.text[t.i] != '[' &&
+           t.text[t.i] != ']')
+        ++t.i;
+    if (t.i == start || !t.eat(':')) return false;
+    const std::size_t line = t.run_of_digits();
+    if (line == 0) return false;
+    t.i += line;
+    if (!t.eat(']')) return false;
+    c = t;
+    return true;
+}
+
+// (?: +\d+)? then the file location. Leftmost-first tries the thread id first; within it only the longest runs of
+// spaces and digits can be followed by the location's space, so the one alternative is the location alone.
+bool glog_location(Cursor& c) {
+    Cursor t = c;
+    while (t.at(' ')) ++t.i;
+    const std::size_t thread = t.run_of_digits();
+    if (t.i > c.i && thread > 0) {
+        t.i += thread;
+        if (file_location(t)) {
+            c = t;
+            return true;
+        }
+    }
+    return file_location(c);
+}
+
 }  // namespace
+
+std::optional<GlogHeaderParts> scan_glog_bracketed(std::string_view text) {
+    Cursor c{text};
+    if (!c.eat('[') || c.i >= text.size() || !glog_level(text[c.i])) return std::nullopt;
+    ++c.i;
+    GlogHeaderParts p;
+    // A digit here can only start the time: without it the pattern needs a space at this place.
+    if (c.digit_at(c.i) && !glog_clock(c, p)) return std::nullopt;
+    if (!glog_location(c)) return std::nullopt;
+    c.eat(' ');
+    p.length = c.i;
+    return p;
+}
 
 std::optional<DateTimeParts> scan_date_time(std::string_view text) {
     Cursor c{text};
@@ -176,11 +245,6 @@ std::size_t scan_bare_index_tag(std::string_view text) {
 }
 
 bool could_be_mpirun_tag(std::string_view text) { return text.size() > 1 && text[0] == '[' && digit(text[1]); }
-
-bool could_be_glog_bracketed(std::string_view text) {
-    return text.size() > 2 && text[0] == '[' && std::string_view("IWEFD").find(text[1]) != std::string_view::npos &&
-           (digit(text[2]) || text[2] == ' ');
-}
 
 bool could_be_glog_bare(std::string_view text) {
     return text.size() > 1 && std::string_view("IWEFD").find(text[0]) != std::string_view::npos && digit(text[1]);

@@ -50,6 +50,14 @@ struct NumberTagParts {
 std::optional<NumberTagParts> scan_torch_rank(std::string_view text);
 std::optional<NumberTagParts> scan_tee_role(std::string_view text);
 
+// \[[IWEFD](?:(\d{1,2})(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9})\d*)?)?(?: +\d+)? [^\s:\[\]]+:\d+\] ?
+// c10's glog-like header: the time fields are absent (null) in the `[E file.cpp:563] ` form.
+struct GlogHeaderParts {
+    std::string_view month, day, hour, minute, second, fraction;
+    std::size_t length = 0;
+};
+std::optional<GlogHeaderParts> scan_glog_bracketed(std::string_view text);
+
 // \[\d{1,12}\]   (line_number; the caller requires the space after it)   and   \[\d{1,6}\]:   (bare_index_tag)
 // Returns the match length, 0 for no match.
 std::size_t scan_line_number(std::string_view text);
@@ -57,7 +65,6 @@ std::size_t scan_bare_index_tag(std::string_view text);
 
 // Pre-checks for the prefix forms that keep their RE2 (see the contract above).
 bool could_be_mpirun_tag(std::string_view text);       // \[\d+,...
-bool could_be_glog_bracketed(std::string_view text);   // \[[IWEFD](\d...| +\d| )...
 bool could_be_glog_bare(std::string_view text);        // [IWEFD]\d...
 bool could_be_ompi_host_pid(std::string_view text);    // \[[A-Za-z0-9][A-Za-z0-9._-]*:\d...
 bool could_be_deepspeed(std::string_view text);        // \[\d{4}-...

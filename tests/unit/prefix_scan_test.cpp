@@ -81,7 +81,8 @@ const std::vector<std::string>& prefix_forms() {
         "12345678: ", "(RayTrainWorker pid=2841, ip=10.0.3.7) ", "(pid=123) ",
         "[2024-02-09 09:09:15,164] [INFO] [launch.py:123:main] ", "E0311 19:04:26.517000 913402 site/api.py:732] ",
         "I211 09:46:37.1 7 a.py:1]", "[E1109 16:13:20.222288244 ProcessGroupNCCL.cpp:616] ",
-        "[E ProcessGroupNCCL.cpp:563] ", "[W 123:4] ", "[dgx-b3:18843] ", "[host:1:2:3] ", "20:18:17.476 ",
+        "[E ProcessGroupNCCL.cpp:563] ", "[W 123:4] ", "[I1023 12:00:00.603896 23891 ProcessGroupNCCL.cpp:2171] ",
+        "[I211 09:46:37 12 a.cpp:1]", "[W  7 x:1]", "[D1023 12:00:00. f:1] ", "[E12345 12:00:00 f:1] ", "[dgx-b3:18843] ", "[host:1:2:3] ", "20:18:17.476 ",
         "[stderr] ", "bench-name.node-4 [stdout] ", "a b [stderr] ", "E", "[", "2024-", "",
     };
     return forms;
@@ -155,6 +156,15 @@ TEST_CASE("prefix scanners: captures as RE2 gives them, absent groups as null vi
     CHECK(n->dev == "7");
     CHECK(n->length == 27);
     CHECK_FALSE(scan_nccl_header("gpu-node-3:23018 [7] NCCL INFO"));
+    const auto g = scan_glog_bracketed("[I211 09:46:37.1234567891 7 a.py:1] x");
+    REQUIRE(g);
+    CHECK(g->month == "2");
+    CHECK(g->day == "11");
+    CHECK(g->fraction == "123456789");
+    CHECK(g->length == 36);
+    const auto old = scan_glog_bracketed("[E ProcessGroupNCCL.cpp:563] x");
+    REQUIRE(old);
+    CHECK(old->month.data() == nullptr);
     CHECK(scan_line_number("[1803] x") == 7);
     CHECK(scan_line_number("[1803]x") == 0);
 }
