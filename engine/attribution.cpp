@@ -17,6 +17,12 @@
 // each only after a plain substring check says it can be there. So the work per line is bounded by a
 // constant, whatever the line's length.
 //
+// Scanners. RE2's per-call cost made this walk a third of a run, so the prefix forms found on nearly every line
+// (date-times, NCCL's header, `[rankN]:`, `[roleN]:`, c10's glog header, `[N] `, `[N]:`) are read by the
+// hand-written scanners of engine/prefix_scan, which accept exactly their pattern's language, and every other
+// form's RE2 runs only after a byte pre-check. `Walk::how` switches both off: that is the reference path
+// (engine/attribution_reference.hpp) the scanners are tested against.
+//
 // Precedence. The first value found for a field wins, so an outer prefix (set by the launcher, which knows)
 // beats a marker in the message (which may be stale or describe another rank). The one exception is time:
 // a dated time replaces an earlier year-less one, because it can be compared across files.

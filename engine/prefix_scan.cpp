@@ -43,7 +43,7 @@ struct Cursor {
         i += n;
         return out;
     }
-    // The whole run of digits from here (\d+ or \d*), at most `max` of them when the pattern bounds it.
+    // The length of the run of digits from here (\d+ or \d*; the caller checks a bound such as \d{1,12}).
     std::size_t run_of_digits() const {
         std::size_t k = i;
         while (digit_at(k)) ++k;
