@@ -3,8 +3,9 @@
 // Contract. `attribute(text, ctx)` looks at one normalised log line (ANSI codes already stripped, no line
 // terminator) and returns what its prefixes and well-known in-line markers say about the writer: global rank,
 // local rank, srun task, host, pid, local CUDA device and time. It never allocates per call beyond the
-// returned strings, never looks at other lines and runs in time linear in the line length (RE2 only, no
-// backtracking). Prefix parsers are tried in a fixed order; each one strips what it recognised, so stacked
+// returned strings, never looks at other lines and runs in time linear in the line length (RE2, and for the
+// commonest prefixes hand-written scanners of the same patterns, engine/prefix_scan: no backtracking either way).
+// Prefix parsers are tried in a fixed order; each one strips what it recognised, so stacked
 // prefixes (`worker-1: [default0]:[rank12]:[E0903 04:12:58.641 ProcessGroupNCCL.cpp:1515] ...`) all count.
 // `body_offset` is where the text after all recognised prefixes starts.
 //

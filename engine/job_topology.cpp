@@ -5,6 +5,7 @@
 #include <re2/re2.h>
 
 #include "engine/bounded_number.hpp"
+#include "engine/literal_find.hpp"
 
 namespace denpex {
 namespace {
@@ -14,7 +15,12 @@ constexpr std::uint64_t kMaxTasksInRange = 4096;
 constexpr int kMaxTask = 1 << 24;
 constexpr int kMaxWorld = 1 << 20;
 
-bool has(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
+// Every line's body is tested for these: searched by their rarest byte (engine/literal_find.hpp).
+constexpr Literal kMasterAddr("MASTER_ADDR="), kGlobalRankMapping("global_rank_mapping"),
+    kWorldInfo("WORLD INFO DICT"), kNnodesUpper("NNODES"), kNnodes("nnodes"), kNprocUpper("NPROC_PER_NODE"),
+    kNproc("nproc"), kDistWorldSize("dist_world_size=");
+
+bool has(std::string_view text, const Literal& needle) { return needle.in(text); }
 
 }  // namespace
 
@@ -22,7 +28,7 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
     // Launch and environment lines are short; a 10 MB tensor dump need not be searched six times.
     body = body.substr(0, 4096);
     re2::StringPiece text(body.data(), body.size());
-    if (has(body, "MASTER_ADDR=")) {
+    if (has(body, kMasterAddr)) {
         static const RE2 re(R"(MASTER_ADDR=["']?([A-Za-z0-9][A-Za-z0-9.-]*))");
         std::string host;
         if (RE2::PartialMatch(text, re, &host) && host != "localhost" && host != "127.0.0.1") {
@@ -30,11 +36,11 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
             out.host_ranks[host];
         }
     }
-    if (has(body, "global_rank_mapping") || has(body, "WORLD INFO DICT")) {
+    if (has(body, kGlobalRankMapping) || has(body, kWorldInfo)) {
         // {'worker-0': [0, 1, 2], 'worker-1': [3, 4, 5]}: the global form names ranks, WORLD INFO DICT names
         // local GPU slots, so only the former gives ranks.
         static const RE2 pair(R"('([A-Za-z0-9][A-Za-z0-9.-]*)': \[([0-9, ]*)\])");
-        const bool global = has(body, "global_rank_mapping");
+        const bool global = has(body, kGlobalRankMapping);
         re2::StringPiece rest = text;
         std::string host, list;
         while (RE2::FindAndConsume(&rest, pair, &host, &list)) {
@@ -52,7 +58,7 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
             }
         }
     }
-    if ((has(body, "NNODES") || has(body, "nnodes")) && (has(body, "NPROC_PER_NODE") || has(body, "nproc"))) {
+    if ((has(body, kNnodesUpper) || has(body, kNnodes)) && (has(body, kNprocUpper) || has(body, kNproc))) {
         static const RE2 nodes(R"((?i)(?:\bNNODES=|--nnodes[= ])(\d+)\b)");
         static const RE2 procs(R"((?i)(?:\bNPROC_PER_NODE=|--nproc[_-]per[_-]node[= ])(\d+)\b)");
         std::string n_text, p_text;
@@ -61,7 +67,7 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
             if (n && p && *n * *p <= kMaxWorld) out.world_size = std::max(out.world_size.value_or(0), *n * *p);
         }
     }
-    if (has(body, "dist_world_size=")) {
+    if (has(body, kDistWorldSize)) {
         // DeepSpeed's launcher on every node: `[launch.py:163:main] dist_world_size=24`.
         static const RE2 re(R"(\bdist_world_size=(\d+)\b)");
         std::string n_text;

@@ -4,24 +4,27 @@
 #include <array>
 #include <utility>
 
+#include "engine/literal_find.hpp"
+
 namespace denpex {
 namespace {
 
 // Each needle is a fixed string its stack prints and no other stack does. DeepSpeed's launcher logs as
 // `[2024-01-08 21:30:02,118] [INFO] [launch.py:145:main] ...`; torch.distributed.launch's own warnings name
 // `torch/distributed/launch.py`, never `] [launch.py:`.
-constexpr std::array<std::pair<std::string_view, Stack>, 11> kBanners = {{
-    {"***** Running training *****", Stack::hf_trainer},
-    {"] [launch.py:", Stack::deepspeed},
-    {"deepspeed.launcher", Stack::deepspeed},
-    {"DeepSpeed info: version=", Stack::deepspeed},
-    {"------------------------ arguments ------------------------", Stack::megatron},
-    {"LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES", Stack::lightning},
-    {"accelerate launch", Stack::accelerate},
-    {"accelerate/commands/launch.py", Stack::accelerate},
-    {"LLM engine (v", Stack::vllm},
-    {"(RayTrainWorker pid=", Stack::ray},
-    {"Started a local Ray instance", Stack::ray},
+// Searched by their rarest byte (engine/literal_find.hpp): every line is tested against all of them.
+constexpr std::array<std::pair<Literal, Stack>, 11> kBanners = {{
+    {Literal("***** Running training *****"), Stack::hf_trainer},
+    {Literal("] [launch.py:"), Stack::deepspeed},
+    {Literal("deepspeed.launcher"), Stack::deepspeed},
+    {Literal("DeepSpeed info: version="), Stack::deepspeed},
+    {Literal("------------------------ arguments ------------------------"), Stack::megatron},
+    {Literal("LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES"), Stack::lightning},
+    {Literal("accelerate launch"), Stack::accelerate},
+    {Literal("accelerate/commands/launch.py"), Stack::accelerate},
+    {Literal("LLM engine (v"), Stack::vllm},
+    {Literal("(RayTrainWorker pid="), Stack::ray},
+    {Literal("Started a local Ray instance"), Stack::ray},
 }};
 
 // Lower is more specific: the framework a user configures, then the launcher, then the library under both.
@@ -45,7 +48,7 @@ int specificity(Stack s) {
 std::optional<Stack> stated_stack(std::string_view body) {
     body = body.substr(0, kBannerBytes);
     for (const auto& [needle, stack] : kBanners)
-        if (body.find(needle) != std::string_view::npos) return stack;
+        if (needle.in(body)) return stack;
     return std::nullopt;
 }
 
