@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "corpus_lines.hpp"
 #include "engine/knowledge.hpp"
 #include "engine/literal_prefilter.hpp"
 #include "engine/matcher.hpp"
@@ -34,18 +35,6 @@ std::string ascii_case(std::string s, bool upper) {
     return s;
 }
 
-std::vector<std::string> corpus_lines() {
-    std::vector<std::string> lines;
-    for (const char* root : {"/tests/corpus", "/tests/shared-corpus"}) {
-        for (const auto& f : fs::recursive_directory_iterator(std::string(DENPEX_SOURCE_DIR) + root)) {
-            if (!f.is_regular_file()) continue;
-            std::ifstream in(f.path(), std::ios::binary);
-            std::string line;
-            while (std::getline(in, line)) lines.push_back(line);
-        }
-    }
-    return lines;
-}
 
 // Number of lines whose hits differ between the two matchers; the first few are reported.
 std::size_t differences(const Matcher& on, const Matcher& off, const std::vector<std::string>& lines) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "corpus_lines.hpp"
 #include "engine/attribution.hpp"
 #include "engine/attribution_reference.hpp"
 #include "engine/knowledge.hpp"
@@ -54,18 +55,6 @@ std::size_t differences(const std::vector<std::string>& lines) {
     return diff;
 }
 
-std::vector<std::string> corpus_lines() {
-    std::vector<std::string> lines;
-    for (const char* root : {"/tests/corpus", "/tests/shared-corpus"}) {
-        for (const auto& f : fs::recursive_directory_iterator(std::string(DENPEX_SOURCE_DIR) + root)) {
-            if (!f.is_regular_file()) continue;
-            std::ifstream in(f.path(), std::ios::binary);
-            std::string line;
-            while (std::getline(in, line)) lines.push_back(line);
-        }
-    }
-    return lines;
-}
 
 // One example of every prefix form attribution knows, and near misses of them.
 const std::vector<std::string>& prefix_forms() {
