@@ -463,6 +463,8 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
         // SIGTERM list, the OOM killer's victims) are different subjects and each keeps its own.
         std::string subject;
         if (auto it = ev.captures.find("pid"); it != ev.captures.end()) subject = it->second;
+        // Each rank's start-up announcement is kept apart: how many processes announced one rank is the fact.
+        else if (auto r = ev.captures.find("announced_rank"); r != ev.captures.end()) subject = "rank " + r->second;
         const bool names_subject = !subject.empty() || ev.captures.count("rank");
         auto& [count, last_slot] = kept_[{key, sig, subject}];
         std::size_t slot;

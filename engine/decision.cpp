@@ -83,7 +83,7 @@ Decision decide(const JobFacts& f) {
             if (f.systemic_inferred) d.confidence = Confidence::low;
             return d;
         }
-        if (!f.ranks_disagree && f.first_collective_hung) {
+        if (!f.ranks_disagree && (f.first_collective_hung || f.duplicate_ranks)) {
             d.outcome = Outcome::systemic;
             d.confidence = Confidence::low;
             return d;

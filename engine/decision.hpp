@@ -96,6 +96,9 @@ struct JobFacts {
     // Every rank of the world waited in its first collective, none with an error of its own: the transport, not a
     // rank. An inference from every rank having arrived, so low.
     bool first_collective_hung = false;
+    // Two processes announced one global rank and some ranks of the world none: ranks were given out twice. Read from
+    // counting announcements, so low.
+    bool duplicate_ranks = false;
     // The job's end from outside is all there is: no worker's own output, so an earlier stall is not ruled out.
     bool outside_end_without_workers = false;
     // The only failures are checks that compare values across ranks (Mark::compares_ranks), and nothing names the

@@ -187,6 +187,41 @@ std::vector<const Event*> find_first_collective_hung(const ProcessTable& table, 
     return out;
 }
 
+// Start-up announcements of global ranks (Mark::announces_rank), counted per attempt: a rank announced by two
+// processes while some rank of the announced world is announced by none. A restart announces every rank again, so
+// only one attempt's announcements are compared; a world every rank of which announced is no duplication.
+std::vector<const Event*> find_duplicate_ranks(const ProcessTable& table) {
+    std::map<int, std::map<long long, std::vector<const Event*>>> by_attempt;   // attempt -> rank -> announcements
+    std::map<int, long long> world;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events) {
+            if (e->signature->mark != Mark::announces_rank) continue;
+            const auto rank = e->number("announced_rank"), size = e->number("announced_world");
+            if (!rank || !size || *size > kMaxWorld || *rank >= *size) continue;
+            const int attempt = e->attempt.value_or(0);
+            by_attempt[attempt][*rank].push_back(e);
+            world[attempt] = std::max(world[attempt], *size);
+        }
+    for (const auto& [attempt, ranks] : by_attempt) {
+        const bool some_unannounced = static_cast<long long>(ranks.size()) < world[attempt];
+        for (const auto& [rank, said] : ranks)
+            if (said.size() >= 2 && some_unannounced) return {said[0], said[1]};
+    }
+    return {};
+}
+
+// With ranks given out twice, no process can finish start-up (the ranks above the duplicated ones never join), so an
+// end of the whole job from outside (a time limit, a cancel) is what followed, never the cause.
+void mark_outside_ends_as_consequences(const ProcessTable& table, JobModel& m) {
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events)
+            if (e->role == Role::initiating && e->signature->entry->ends_from_outside != Entry::OutsideEnd::no &&
+                std::find(m.consequences.begin(), m.consequences.end(), e) == m.consequences.end()) {
+                m.consequences.push_back(e);
+                m.consequence_of[e] = m.duplicate_ranks.front();
+            }
+}
+
 // The whole job ended from outside (the scheduler's limit, a cancel, an eviction) and no worker's own output is here:
 // whether the ranks had stalled long before is not shown, so the end may be the consequence of a failure unseen.
 bool outside_end_without_workers(const ProcessTable& table, const std::vector<const Process*>& systemic) {
@@ -381,6 +416,8 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     m.stall = find_stall(table);
     find_consequences(table, m);
     m.fallout = find_fallout(table);
+    m.duplicate_ranks = find_duplicate_ranks(table);
+    if (!m.duplicate_ranks.empty()) mark_outside_ends_as_consequences(table, m);
     std::set<const Event*> ignored(m.consequences.begin(), m.consequences.end());
     ignored.insert(m.fallout.begin(), m.fallout.end());
     for (const Process& p : table.processes())
@@ -404,6 +441,7 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     m.facts.timeout_too_short = !m.timeout_too_short.empty();
     m.first_collective_hung = find_first_collective_hung(table, m.world);
     m.facts.first_collective_hung = !m.first_collective_hung.empty();
+    m.facts.duplicate_ranks = !m.duplicate_ranks.empty();
 
     m.init = initiating_event_strategy(table, ignored);
     std::vector<Candidate>& cs = m.candidates;

@@ -62,6 +62,9 @@ struct JobModel {
     // Every rank of the world waited in the default group's first collective, with no error of its own: the transport
     // never completed a collective. One wait per rank.
     std::vector<const Event*> first_collective_hung;
+    // Two processes announced the same global rank in one attempt while ranks of the world were never announced: the
+    // launch gave processes the same rank (every node the same node rank). The duplicated announcements.
+    std::vector<const Event*> duplicate_ranks;
     InitiatingResult init;                           // the initiating strategy's view, consequences left out
     const Event* adopted = nullptr;                  // an unranked error the agent's first exit explains
     std::vector<Candidate> candidates;               // parallel to facts.suspects

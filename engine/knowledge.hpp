@@ -87,6 +87,10 @@ enum class Mark {
     // bytes mixed in one stream, each printing a traceback at that moment. Captures file, line and func: the same
     // frame shredded twice is two processes' reports through the same code.
     interleaved_frame,
+    // "announces-rank": a worker announcing its own global rank and the world size at start-up (captures
+    // announced_rank and announced_world). Two processes announcing one rank in one attempt while ranks of the world
+    // are never announced were given the same rank: the launch's rank arithmetic, not a rank, failed.
+    announces_rank,
 };
 
 struct Signature {

@@ -334,6 +334,23 @@ void explain_interleaved(const Process& p, Diagnosis& d) {
                           "error lines, so low.");
 }
 
+// Ranks given out twice: the launch's rank arithmetic, not a rank.
+void explain_duplicate_ranks(const Context& c, Diagnosis& d) {
+    d.rank_not_applicable = true;
+    d.confidence = std::string(to_string(c.decision.confidence));
+    const auto& twice = c.m.duplicate_ranks;
+    d.failure = verdict_entry(c.kb, "duplicate-ranks");
+    if (!d.failure) d.failure = twice.front()->signature->entry;
+    for (const Event* e : twice) add_evidence(d, e->evidence);
+    const std::string rank = std::to_string(twice.front()->number("announced_rank").value_or(0));
+    const std::string world = std::to_string(twice.front()->number("announced_world").value_or(0));
+    d.reasoning.push_back("Global rank " + rank + " is announced twice at start-up (" + where_of(*twice[0]) + " and " +
+                          where_of(*twice[1]) + "), in a world of " + world +
+                          " whose other ranks are not all announced: two processes were given the same rank (every "
+                          "node computing its ranks from the same node rank), so the ranks above them never exist and "
+                          "every process waits at start-up for them. Read from counting announcements, so low.");
+}
+
 // Every rank waited in the first collective: the communicator's transport, not a rank.
 void explain_first_collective_hung(const Context& c, Diagnosis& d) {
     d.rank_not_applicable = true;
@@ -365,6 +382,7 @@ std::string processes_phrase(const std::vector<int>& ranks, std::size_t processe
 }
 
 void explain_systemic(const Context& c, Diagnosis& d) {
+    if (c.m.init.systemic.empty() && !c.m.duplicate_ranks.empty()) return explain_duplicate_ranks(c, d);
     if (c.m.init.systemic.empty() && !c.m.store_served_by_none.empty()) return explain_store_served_by_none(c, d);
     if (c.m.init.systemic.empty() && !c.m.private_rendezvous.empty()) return explain_private_rendezvous(c, d);
     if (c.m.init.systemic.empty() && !c.m.timeout_too_short.empty()) return explain_timeout_too_short(c, d);

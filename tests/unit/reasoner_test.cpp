@@ -756,3 +756,26 @@ TEST_CASE("reasoner: one traceback shredded into another's through the same fram
     const Diagnosis& once = only(once_report);
     CHECK(once.undetermined);
 }
+
+TEST_CASE("reasoner: a global rank announced twice while others never are is ranks given out twice") {
+    const std::string twice = "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/4\n"
+                              "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4\n"
+                              "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/4\n"
+                              "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4\n"
+                              "slurmstepd: error: *** JOB 7 ON n1 CANCELLED AT 2025-06-19T04:00:12 DUE TO TIME LIMIT ***\n";
+    const Report report = run({{"slurm-7.out", twice}});
+    const Diagnosis& d = only(report);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id == "duplicate-global-rank");
+    CHECK(d.rank_not_applicable);
+    CHECK(d.confidence == "low");
+    // Every rank of the world announced (twice: a second run in the same file) is no duplication: the time limit stays.
+    const std::string all = "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n"
+                            "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/2\n"
+                            "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n"
+                            "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/2\n"
+                            "slurmstepd: error: *** JOB 7 ON n1 CANCELLED AT 2025-06-19T04:00:12 DUE TO TIME LIMIT ***\n";
+    const Report covered = run({{"slurm-7.out", all}});
+    REQUIRE(only(covered).failure);
+    CHECK(only(covered).failure->id != "duplicate-global-rank");
+}
