@@ -33,6 +33,7 @@
 #include <re2/re2.h>
 
 #include "engine/prefix_scan.hpp"
+#include "engine/process_table.hpp"
 #include "engine/re2_captures.hpp"
 
 #include <array>
@@ -676,7 +677,6 @@ void launch_command_marker(std::string_view body, Attribution& a) {
     std::optional<int> node_count = 1;
     if (find_in(nodes, body, m)) node_count = to_number<int>(view(m[1]));   // "1:4" is no number
     auto workers = to_number<int>(view(n[1]));
-    constexpr int kMaxWorld = 1 << 20;
     if (!node_count || !workers || *node_count < 1 || *workers < 1 || *node_count > kMaxWorld / *workers) return;
     fill(a.world_size, std::optional<int>(*node_count * *workers));
     fill(a.nnodes, node_count);

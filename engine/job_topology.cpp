@@ -6,6 +6,7 @@
 
 #include "engine/bounded_number.hpp"
 #include "engine/literal_find.hpp"
+#include "engine/process_table.hpp"
 
 namespace denpex {
 namespace {
@@ -13,7 +14,6 @@ namespace {
 // srun names tasks 0..N-1; a range wider than this is not a job's (and is never expanded task by task).
 constexpr std::uint64_t kMaxTasksInRange = 4096;
 constexpr int kMaxTask = 1 << 24;
-constexpr int kMaxWorld = 1 << 20;
 
 // Every line's body is tested for these: searched by their rarest byte (engine/literal_find.hpp).
 constexpr Literal kMasterAddr("MASTER_ADDR="), kGlobalRankMapping("global_rank_mapping"),

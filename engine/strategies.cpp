@@ -418,6 +418,12 @@ std::optional<Candidate> desync_strategy(const ProcessTable& table) {
 // own is a survivor that timed out (on a node the failure reached late), not a cause; of the workers the agents
 // name, the one without such an error is the candidate, and only when it is the only one: agents on different
 // nodes cannot be ordered by these lines alone.
+// An error of communication (a collective or the network): on several workers it mirrors one peer's failure.
+static bool communication_error(const Event& e) {
+    const std::string& category = e.signature->entry->category;
+    return category == "Collective" || category == "Network";
+}
+
 std::size_t alike_reports(const Process& p) {
     if (p.rank || p.local_rank) return 0;
     // Each report: a failure start, and the first error of its own kind after it, before the next report starts.
@@ -432,8 +438,7 @@ std::size_t alike_reports(const Process& p) {
         if (!open || e->role != Role::initiating || e->from_launcher) continue;
         open = false;
         // Errors of communication on several workers mirror one peer's failure more often than they share a cause.
-        const std::string& category = e->signature->entry->category;
-        if (category == "Collective" || category == "Network") continue;
+        if (communication_error(*e)) continue;
         most = std::max(most, ++alike[{e->signature->entry, message_shape(e->evidence.text)}]);
     }
     return most > 1 ? most : 0;
@@ -443,8 +448,7 @@ std::size_t interleaved_reports(const Process& p) {
     if (p.rank || p.local_rank || !p.collateral.empty()) return 0;
     const Event* failure = p.first_initiating();
     if (!failure || failure->from_launcher) return 0;
-    const std::string& category = failure->signature->entry->category;
-    if (category == "Collective" || category == "Network") return 0;
+    if (communication_error(*failure)) return 0;
     std::map<std::string, std::size_t> shredded;   // file:line:func -> lines showing it glued to another writer's text
     for (const Event* e : p.events) {
         if (e->signature->mark != Mark::interleaved_frame) continue;
