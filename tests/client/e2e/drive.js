@@ -295,6 +295,11 @@ async function until(label, fn, timeoutMs = 30000, everyMs = 250) {
       await liveRow.click({ button: 'right' });
       const item = page.locator('.monaco-menu .action-item', { hasText: 'Watch Log Folder' }).first();
       await item.waitFor({ timeout: 10000 });
+      // A click that lands the moment the menu is drawn can be dropped (seen on two machines: the menu stays open,
+      // the item highlighted, and the command never runs). Hover first and wait until the menu has given the item
+      // its focus: the menu is then taking mouse input, and the click runs the command.
+      await item.hover();
+      await until('the menu item to take the focus', () => item.evaluate((e) => e.classList.contains('focused')), 5000);
       await item.click();
       await page.locator('.notifications-toasts .notification-toast', { hasText: 'denpex: watching live' }).first()
         .waitFor({ timeout: 15000 });
