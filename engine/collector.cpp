@@ -465,6 +465,9 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
         if (auto it = ev.captures.find("pid"); it != ev.captures.end()) subject = it->second;
         // Each rank's start-up announcement is kept apart: how many processes announced one rank is the fact.
         else if (auto r = ev.captures.find("announced_rank"); r != ev.captures.end()) subject = "rank " + r->second;
+        // A line of a writer with no rank that names the rank it is about (mpirun's "process rank 6", the collective
+        // check's "Rank 3 is running") is that rank's: several ranks' reports in one unranked stream each keep theirs.
+        else if (auto n = ev.captures.find("rank"); n != ev.captures.end() && !key.rank) subject = "rank " + n->second;
         const bool names_subject = !subject.empty() || ev.captures.count("rank");
         auto& [count, last_slot] = kept_[{key, sig, subject}];
         std::size_t slot;

@@ -73,10 +73,36 @@ const Event* failing_before(const Event& e, const ProcessTable& table) {
     return first;
 }
 
+// The launcher's lines that say it began to end the whole step (Mark::step_teardown).
+std::vector<const Event*> step_teardowns(const ProcessTable& table) {
+    std::vector<const Event*> out;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events)
+            if (e->signature->mark == Mark::step_teardown) out.push_back(e);
+    return out;
+}
+
+// A launcher's record of a worker's end written after the same launcher began to end the step (srun's "task 3:
+// Killed" after "Terminating StepId=..."): the teardown ended that worker. Only the launcher's own stream orders the
+// two; its report of the worker that failed first comes before the teardown it set off.
+const Event* teardown_before(const Event& e, const std::vector<const Event*>& teardowns) {
+    if (!e.from_launcher || e.in_summary) return nullptr;
+    for (const Event* t : teardowns)
+        if (t->source == e.source && precedes(*t, e).value_or(false)) return t;
+    return nullptr;
+}
+
 void find_consequences(const ProcessTable& table, JobModel& m) {
+    const std::vector<const Event*> teardowns = step_teardowns(table);
     for (const Process& p : table.processes())
         for (const Event* e : p.events) {
-            if (e->role != Role::initiating || e->signature->entry->ends_from_outside == Entry::OutsideEnd::no) continue;
+            if (e->role != Role::initiating) continue;
+            if (const Event* t = teardown_before(*e, teardowns)) {
+                m.consequences.push_back(e);
+                m.consequence_of[e] = t;
+                continue;
+            }
+            if (e->signature->entry->ends_from_outside == Entry::OutsideEnd::no) continue;
             const Event* after = m.stall.detected && after_stall(*e, table, m.stall) ? m.stall.detected
                                       : e->signature->entry->scope == "job" ? failing_before(*e, table) : nullptr;
             if (!after) continue;

@@ -22,6 +22,27 @@ constexpr Literal kMasterAddr("MASTER_ADDR="), kGlobalRankMapping("global_rank_m
 
 bool has(std::string_view text, const Literal& needle) { return needle.in(text); }
 
+// srun's task list, items `N` or `N-M` joined by commas; nullopt when an item is malformed or the whole names more
+// tasks than a job can have.
+std::optional<std::vector<int>> task_list(std::string_view list) {
+    std::vector<int> tasks;
+    std::uint64_t budget = kMaxTasksInRange;
+    while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        const std::string_view item = list.substr(0, comma);
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+        const std::size_t dash = item.find('-');
+        const std::string_view first = item.substr(0, dash);
+        const std::string_view last = dash == std::string_view::npos ? first : item.substr(dash + 1);
+        const auto span = bounded_span<int>(first, last, 0, kMaxTask, budget);
+        if (!span) return std::nullopt;
+        budget -= static_cast<std::uint64_t>(span->second - span->first) + 1;
+        for (int t = span->first; t <= span->second; ++t) tasks.push_back(t);
+    }
+    if (tasks.empty()) return std::nullopt;
+    return tasks;
+}
+
 }  // namespace
 
 SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
@@ -82,15 +103,16 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
             if (auto n = parse_bounded<int>(n_text, 1, kMaxWorld)) out.world_size = std::max(out.world_size.value_or(0), *n);
     }
     if (body.rfind("srun: error: ", 0) == 0) {
-        static const RE2 re(R"(^srun: error: ([A-Za-z0-9][A-Za-z0-9.-]*): tasks? (\d+)(?:-(\d+))?: )");
-        std::string host, first, last;
-        if (RE2::PartialMatch(text, re, &host, &first, &last)) {
+        // srun lists a node's tasks in one line: `task 5`, `tasks 2-3`, `tasks 0,2,6`, `tasks 9-10,12-15`.
+        static const RE2 re(R"(^srun: error: ([A-Za-z0-9][A-Za-z0-9.-]*): tasks? ([0-9][0-9,-]*): )");
+        std::string host, list;
+        if (RE2::PartialMatch(text, re, &host, &list)) {
             out.host_ranks[host];
-            // A range too wide, or a task number no job has, names no task: the host is still known.
-            const auto span = bounded_span<int>(first, last, 0, kMaxTask, kMaxTasksInRange);
-            if (!span) return {host, std::nullopt};
-            for (int t = span->first; t <= span->second; ++t) out.task_hosts[t] = host;
-            return {host, span->first == span->second ? std::optional<int>(span->first) : std::nullopt};
+            const auto tasks = task_list(list);
+            // A list too wide, or a task number no job has, names no task: the host is still known.
+            if (!tasks) return {host, std::nullopt};
+            for (int t : *tasks) out.task_hosts[t] = host;
+            return {host, tasks->size() == 1 ? std::optional<int>(tasks->front()) : std::nullopt};
         }
     }
     return {};

@@ -91,6 +91,10 @@ enum class Mark {
     // announced_rank and announced_world). Two processes announcing one rank in one attempt while ranks of the world
     // are never announced were given the same rank: the launch's rank arithmetic, not a rank, failed.
     announces_rank,
+    // "step-teardown": the launcher has begun to end the whole step (srun's "Terminating StepId=...", slurmstepd's
+    // "*** STEP ... CANCELLED AT ... ***"): every worker's end the same stream reports after it is that teardown's
+    // doing, not a failure of the worker's own.
+    step_teardown,
 };
 
 struct Signature {

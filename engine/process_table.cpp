@@ -34,6 +34,14 @@ std::string Process::name() const {
 
 namespace {
 
+// srun's task lines name one node for two tasks or more: srun started the workers itself, one per task.
+bool several_tasks_on_a_node(const std::map<int, std::string>& task_hosts) {
+    std::map<std::string_view, int> per_host;
+    for (const auto& [task, host] : task_hosts)
+        if (++per_host[short_host_name(host)] >= 2) return true;
+    return false;
+}
+
 // The one host a set of names is, if it is one; the fullest name is kept.
 std::optional<std::string> one_host(const std::set<std::string>& hosts) {
     if (hosts.empty()) return std::nullopt;
@@ -285,6 +293,7 @@ std::optional<int> ProcessTable::rank_of_named_process(const Event& e) const {
         if (auto task = to_number<int>(it->second))
             for (std::size_t g = 0; g < t_.groups.size(); ++g)
                 if (task_is_rank_[g] && t_.groups[g].srun_task == task) return task;
+    if (auto it = e.captures.find("task"); it != e.captures.end() && listed_tasks_are_workers_) return to_number<int>(it->second);
     if (auto it = e.captures.find("pci"); it != e.captures.end()) {
         auto bus = bus_id_of_pci(it->second);
         if (!bus) return std::nullopt;
@@ -356,6 +365,8 @@ void ProcessTable::infer_mappings() {
     if (tasks && one_each)
         for (std::size_t g = 0; g < n; ++g)
             if (t_.groups[g].srun_task) task_is_rank_[g] = true;
+    // Where torchrun ran, srun's tasks are its agents, one per node or more: a task is a node's workers, not a rank.
+    if (!tasks && !t_.torchrun) listed_tasks_are_workers_ = several_tasks_on_a_node(t_.topology.task_hosts);
     // pids whose rank a line states: the summary's records and NCCL's Init COMPLETE lines.
     for (const ExitRecord& x : t_.exits)
         if (x.rank && x.pid) pid_rank_[*x.pid] = *x.rank;
@@ -510,6 +521,10 @@ std::optional<int> ProcessTable::world_size() const {
         if (p.rank && *p.rank < kMaxWorld) highest = std::max(highest, *p.rank);
     for (int r : t_.ranks_named)
         if (r < kMaxWorld) highest = std::max(highest, r);
+    // Tasks srun lists are ranks when it started one worker per task.
+    if (listed_tasks_are_workers_)
+        for (const auto& [task, host] : t_.topology.task_hosts)
+            if (task < kMaxWorld) highest = std::max(highest, task);
     if (highest >= 0) w = std::max(w.value_or(0), highest + 1);
     return w;
 }

@@ -81,7 +81,8 @@ public:
     bool has_shared_stream() const;
     // Whether srun started the workers itself (one worker per task): then torchrun did not.
     bool workers_are_srun_tasks() const {
-        return std::find(task_is_rank_.begin(), task_is_rank_.end(), true) != task_is_rank_.end();
+        return listed_tasks_are_workers_ ||
+               std::find(task_is_rank_.begin(), task_is_rank_.end(), true) != task_is_rank_.end();
     }
 
 private:
@@ -107,6 +108,9 @@ private:
     std::vector<std::optional<int>> local_offset_;    // per group: global = local + offset, inferred
     std::vector<std::string> offset_reason_;
     std::vector<bool> task_is_rank_;                  // per group: srun task index is the rank
+    // srun's own task lines put several tasks on one node, no labelled output says otherwise and torchrun's agent
+    // shows nowhere: srun started one worker per task, so task N is SLURM_PROCID N, the rank.
+    bool listed_tasks_are_workers_ = false;
     std::map<long, int> pid_rank_;                    // pids whose rank some line states
     // (group, pid) -> rank, from a launcher line that states both ("mpirun noticed that process rank 2 with PID
     // 18843"): the lines that pid writes itself (Open MPI's `[host:pid]` signal handler) are that rank's. A pid

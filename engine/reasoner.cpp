@@ -151,6 +151,12 @@ void explain_consequences(const Context& c, Diagnosis& d) {
     for (const Event* e : c.m.consequences) {
         if (shown++ >= 2) break;
         const Event* after = c.m.consequence_of.at(e);
+        if (after->signature->mark == Mark::step_teardown) {
+            d.reasoning.push_back(e->signature->entry->title + " (" + where_of(*e) + ") was reported after the launcher "
+                                  "began to end the step (" + where_of(*after) + "): the teardown ended that worker, "
+                                  "so it is a consequence, not the cause.");
+            continue;
+        }
         const bool waited = after->shows_wait();
         d.reasoning.push_back(e->signature->entry->title + " (" + where_of(*e) + ") came after the " +
                               (waited ? "ranks were already waiting" : "job had already begun to fail") + " (" +

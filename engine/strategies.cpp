@@ -532,40 +532,69 @@ std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, co
     return c;
 }
 
+namespace {
+
+std::string without_sequence_numbers(std::string key) {
+    for (std::size_t at; (at = key.find("SequenceNumber=")) != std::string::npos;) {
+        std::size_t end = key.find_first_not_of("0123456789", at + 15);
+        key.erase(at, (end == std::string::npos ? key.size() : end) - at);
+    }
+    return key;
+}
+
+using ByFingerprint = std::map<std::string, std::vector<const Process*>>;
+
+// The one rank holding a fingerprint no other rank holds, when two or more others all hold one and the same.
+const Process* lone_holder(const ByFingerprint& by, std::size_t& agreeing) {
+    if (by.size() != 2) return nullptr;
+    const auto& a = by.begin()->second;
+    const auto& b = std::next(by.begin())->second;
+    const auto& lone = a.size() < b.size() ? a : b;
+    const auto& rest = a.size() < b.size() ? b : a;
+    if (lone.size() != 1 || rest.size() < 2) return nullptr;
+    agreeing = rest.size();
+    return lone.front();
+}
+
+}  // namespace
+
 // Every rank states the collective it runs and the one a peer runs instead. The fingerprint held by one rank only,
-// when all the others hold one and the same, is the rank that diverged. Fingerprints are compared without their
-// sequence numbers: a rank one collective ahead shows a different number, not a different operation.
+// when all the others hold one and the same, is the rank that diverged. Fingerprints are compared first without their
+// sequence numbers (other operations: ranks of other process groups count collectives apart, so numbers alone may
+// differ for reasons of their own), then, where every rank runs the same operation, with them: all ranks but one at
+// one number and that one elsewhere ran collectives the others did not, or skipped some.
 std::optional<Candidate> mismatch_minority_strategy(const ProcessTable& table) {
-    std::map<std::string, std::vector<const Process*>> by_fingerprint;
+    ByFingerprint by_operation, by_position;
     std::map<const Process*, const Event*> stated;
     for (const Process& p : table.processes()) {
         if (!p.rank) continue;
         for (const Event* e : p.events) {
             auto fp = e->captures.find("fingerprint");
             if (fp == e->captures.end() || fp->second.empty() || stated.count(&p)) continue;
-            std::string key = fp->second;
-            for (std::size_t at; (at = key.find("SequenceNumber=")) != std::string::npos;) {
-                std::size_t end = key.find_first_not_of("0123456789", at + 15);
-                key.erase(at, (end == std::string::npos ? key.size() : end) - at);
-            }
-            by_fingerprint[key].push_back(&p);
+            by_operation[without_sequence_numbers(fp->second)].push_back(&p);
+            by_position[fp->second].push_back(&p);
             stated[&p] = e;
         }
     }
-    if (by_fingerprint.size() != 2) return std::nullopt;
-    const auto& [a, b] = std::pair(by_fingerprint.begin()->second, std::next(by_fingerprint.begin())->second);
-    const auto& lone = a.size() < b.size() ? a : b;
-    const auto& rest = a.size() < b.size() ? b : a;
-    if (lone.size() != 1 || rest.size() < 2) return std::nullopt;
-    const Process* p = lone.front();
+    std::size_t agreeing = 0;
+    const Process* p = lone_holder(by_operation, agreeing);
+    const bool by_sequence = !p && by_operation.size() == 1;
+    if (by_sequence) p = lone_holder(by_position, agreeing);
+    if (!p) return std::nullopt;
+    const Event* other = nullptr;
+    for (const auto& [process, event] : stated)   // processes in table order: the first rank that agrees
+        if (process != p && !other) other = event;
     Candidate c;
     c.process = p;
     c.strategy = Strategy::mismatch_minority;
     c.strength = Strength::strong;
-    c.evidence = {stated[p], stated[rest.front()]};
-    c.reason = p->name() + " runs a different collective from the " + std::to_string(rest.size()) +
-               " other ranks that report theirs, which all run the same one: it diverged (\"" +
-               excerpt(stated[p]->evidence.text, 140) + "\").";
+    c.evidence = {stated[p], other};
+    c.reason = p->name() + (by_sequence ? " runs the same operation at another point of the sequence from the "
+                                        : " runs a different collective from the ") +
+               std::to_string(agreeing) + " other ranks that report theirs, which all " +
+               (by_sequence ? "stand at one sequence number: it ran collectives they did not, or skipped some"
+                            : "run the same one: it diverged") +
+               " (\"" + excerpt(stated[p]->evidence.text, 140) + "\").";
     return c;
 }
 
@@ -603,20 +632,23 @@ MismatchReading mismatch_named_strategy(const ProcessTable& table, std::optional
     // A report of rank r naming q says ranks 0..q-1 (and r) ran the same: informative when that is two ranks or more.
     // Every informative report must single out the same q.
     std::optional<int> q;
+    bool several_singled_out = false;
     std::set<int> above;   // reporters above q that agree with the ranks below it
     for (const MismatchReport& m : reports) {
         if (m.other + (m.rank > m.other ? 1 : 0) < 2) continue;   // it names the first rank it compared
-        if (q && *q != m.other) return out;
+        if (q && *q != m.other) several_singled_out = true;
         q = m.other;
         if (m.rank > m.other) above.insert(m.rank);
     }
-    const bool consistent = q && std::all_of(reports.begin(), reports.end(), [&](const MismatchReport& m) {
+    const bool consistent = q && !several_singled_out && std::all_of(reports.begin(), reports.end(), [&](const MismatchReport& m) {
         return m.other == named_if_alone(m.rank, *q);
     });
     if (!consistent) {
+        // Every rank reported and no one rank is singled out (none, or different ones by different reports): the
+        // ranks split into camps that each ran their own collective.
         std::set<int> reporters;
         for (const MismatchReport& m : reports) reporters.insert(m.rank);
-        out.even_split = !q && world && static_cast<int>(reporters.size()) == *world && *reporters.rbegin() < *world;
+        out.even_split = world && static_cast<int>(reporters.size()) == *world && *reporters.rbegin() < *world;
         return out;
     }
     const bool covered = world && *q + static_cast<int>(above.size()) + 1 == *world;

@@ -190,6 +190,20 @@ TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts,
     CHECK(t.masters.count("gpu-node-01"));
     CHECK(t.host_ranks["worker-1"] == std::set<int>{2, 3});
     CHECK(t.task_hosts[5] == "gpu-a18");
+    // srun joins a node's tasks with commas, ranges among them.
+    const SrunSubject listed = read_topology_line("srun: error: learnfair0833: tasks 9-10,12-15: Killed", t);
+    CHECK(listed.host == "learnfair0833");
+    CHECK_FALSE(listed.task);
+    for (int task : {9, 10, 12, 13, 14, 15}) CHECK(t.task_hosts[task] == "learnfair0833");
+    CHECK(t.task_hosts[11] == "gpu-b07");   // named alone earlier; the list around it leaves it alone
+    CHECK(read_topology_line("srun: error: n3: tasks 0,2,6: Terminated", t).host == "n3");
+    CHECK(t.task_hosts[6] == "n3");
+    // A malformed or impossibly wide list names no task; the node is still known.
+    JobTopology wide;
+    CHECK(read_topology_line("srun: error: n4: tasks 0-4000,5000-9000: Killed", wide).host == "n4");
+    CHECK(wide.task_hosts.empty());
+    CHECK(read_topology_line("srun: error: n5: tasks 7-3: Killed", wide).host == "n5");
+    CHECK(wide.task_hosts.empty());
     REQUIRE(t.world_size);
     CHECK(*t.world_size == 8);
     JobTopology ds;
