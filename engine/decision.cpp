@@ -81,6 +81,9 @@ Decision decide(const JobFacts& f) {
                 d.missing = MissingFact::workers_output;
             }
             if (f.systemic_inferred) d.confidence = Confidence::low;
+            // The same error on every rank here says little of the ranks not here: one of them may have failed first
+            // and these errors be how the others saw it, in words the knowledge does not know as collateral.
+            if (f.unseen_ranks > 0) d.confidence = Confidence::low;
             return d;
         }
         if (!f.ranks_disagree && (f.first_collective_hung || f.duplicate_ranks)) {

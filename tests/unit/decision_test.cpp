@@ -199,3 +199,13 @@ TEST_CASE("decision: a systemic reading inferred from interleaved reports is low
     CHECK(decide(f).outcome == Outcome::systemic);
     CHECK(decide(f).confidence == Confidence::low);
 }
+
+TEST_CASE("decision: the same error on every rank here, with ranks of the world not here, is systemic only at low") {
+    JobFacts f;
+    f.any_failure = true;
+    f.systemic = true;
+    CHECK(decide(f).confidence == Confidence::medium);
+    f.unseen_ranks = 8;   // one node of two: the other node's ranks may hold the first failure
+    CHECK(decide(f).outcome == Outcome::systemic);
+    CHECK(decide(f).confidence == Confidence::low);
+}
