@@ -70,6 +70,13 @@ Decision decide(const JobFacts& f) {
         if (f.suspects[i].consequence) d.consequences.push_back(i);
     if (!f.any_failure && f.suspects.empty()) return d;
 
+    if (f.transport_on_loopback) {
+        // Every failure is a connection between nodes that the setting makes impossible: the first rank to fail only
+        // noticed first.
+        d.outcome = Outcome::systemic;
+        d.confidence = f.unseen_ranks > 0 ? Confidence::low : Confidence::medium;
+        return d;
+    }
     const std::optional<std::size_t> lead = pick_lead(f);
     if (!lead) {
         if (!f.ranks_disagree && (f.systemic || f.after_finish || f.no_node_served_store || f.private_rendezvous ||

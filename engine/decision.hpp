@@ -92,6 +92,8 @@ struct JobFacts {
     bool no_node_served_store = false;   // every node is here, no worker started, no agent reached the store
     // The launch fixes several nodes and puts the rendezvous on each agent's own loopback; no worker started.
     bool private_rendezvous = false;
+    // NCCL's transport runs on the loopback interface in a job of several nodes, and every failure is of communication.
+    bool transport_on_loopback = false;
     bool timeout_too_short = false;      // every rank waited, under a limit no collective can meet
     // Every rank of the world waited in its first collective, none with an error of its own: the transport, not a
     // rank. An inference from every rank having arrived, so low.

@@ -162,6 +162,33 @@ std::vector<const Event*> find_private_rendezvous(const ProcessTable& table, con
     return out;
 }
 
+// NCCL's transport on the loopback interface (Mark::transport_on_loopback) in a job of two nodes or more: connections
+// between nodes cannot succeed, so when every failure here is of communication (or a launcher's report of a worker's
+// end), the setting is the cause (NCCL_SOCKET_IFNAME=lo, a host name resolving to 127.0.x.x). One line per host.
+std::vector<const Event*> find_transport_on_loopback(const ProcessTable& table, const Timeline& t) {
+    std::set<std::string> hosts;
+    std::map<std::string, const Event*> per_host;
+    bool failed = false;
+    for (const Process& p : table.processes()) {
+        for (const std::string& h : p.hosts) hosts.insert(std::string(short_host_name(h)));
+        for (const Event* e : p.events) {
+            if (e->signature->mark == Mark::transport_on_loopback) {
+                per_host.try_emplace(std::string(short_host_name(e->host.value_or(""))), e);
+                continue;
+            }
+            if (e->role == Role::context) continue;
+            const bool launcher = e->signature->entry->category == "Launcher";
+            if (e->role == Role::initiating && !communication_error(*e) && !launcher) return {};
+            failed = true;
+        }
+    }
+    const std::size_t nodes = std::max<std::size_t>(static_cast<std::size_t>(t.nodes_expected().value_or(0)), hosts.size());
+    if (nodes < 2 || per_host.empty() || !failed) return {};
+    std::vector<const Event*> out;
+    for (const auto& [host, e] : per_host) out.push_back(e);
+    return out;
+}
+
 // A collective timeout under a second: NCCL's first collective alone (communicator set-up) takes longer, so a watchdog
 // with such a limit fires on every rank whether or not any rank is at fault.
 constexpr long long kShortestPlausibleTimeoutMs = 1000;
@@ -463,6 +490,8 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     m.facts.no_node_served_store = !m.store_served_by_none.empty();
     m.private_rendezvous = find_private_rendezvous(table, t);
     m.facts.private_rendezvous = !m.private_rendezvous.empty();
+    m.transport_on_loopback = find_transport_on_loopback(table, t);
+    m.facts.transport_on_loopback = !m.transport_on_loopback.empty();
     m.timeout_too_short = find_timeout_too_short(table, m.world);
     m.facts.timeout_too_short = !m.timeout_too_short.empty();
     m.first_collective_hung = find_first_collective_hung(table, m.world);

@@ -56,6 +56,9 @@ struct JobModel {
     // The launch fixes two or more nodes, the rendezvous endpoint is the agent's own loopback, no worker started, and
     // the agents' rendezvous failed: each node waited in a store of its own that no other node could join.
     std::vector<const Event*> private_rendezvous;
+    // NCCL's lines saying its bootstrap or socket transport uses the loopback interface, in a job of two nodes or
+    // more whose every failure is of communication: no node could reach another (one line per host).
+    std::vector<const Event*> transport_on_loopback;
     // Every rank of the world waited, with a collective timeout shorter than any collective can take (1 ms): the
     // limit fired on its own, a setting of the whole job rather than a rank's failure. One wait per rank.
     std::vector<const Event*> timeout_too_short;

@@ -303,7 +303,8 @@ bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool b
                     {"no-store", Mark::no_store},               {"compares-ranks", Mark::compares_ranks},
                     {"rendezvous-incomplete", Mark::rendezvous_incomplete},
                     {"interleaved-frame", Mark::interleaved_frame}, {"announces-rank", Mark::announces_rank},
-                    {"step-teardown", Mark::step_teardown}};
+                    {"step-teardown", Mark::step_teardown},
+                    {"transport-on-loopback", Mark::transport_on_loopback}};
                 std::string known;
                 for (const auto& [name, mark] : kMarks) {
                     if (m->is_string() && m->get<std::string>() == name) sig.mark = mark;

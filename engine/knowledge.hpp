@@ -95,6 +95,9 @@ enum class Mark {
     // "*** STEP ... CANCELLED AT ... ***"): every worker's end the same stream reports after it is that teardown's
     // doing, not a failure of the worker's own.
     step_teardown,
+    // "transport-on-loopback": NCCL's bootstrap or socket transport of this process uses the loopback interface (lo,
+    // 127.0.0.1): with workers on two nodes or more, no node can reach another over it.
+    transport_on_loopback,
 };
 
 struct Signature {

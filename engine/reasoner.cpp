@@ -307,6 +307,23 @@ void explain_private_rendezvous(const Context& c, Diagnosis& d) {
                           "rank's failure: give every node the same --rdzv-endpoint=<first node's address>:<port>.");
 }
 
+// Several nodes, and NCCL's transport on the loopback interface: no node could reach another.
+void explain_transport_on_loopback(const Context& c, Diagnosis& d) {
+    d.rank_not_applicable = true;
+    d.confidence = std::string(to_string(c.decision.confidence));
+    const auto& lines = c.m.transport_on_loopback;
+    const Entry* verdict = verdict_entry(c.kb, "transport-on-loopback");
+    d.failure = verdict ? verdict : lines.front()->signature->entry;
+    for (const Event* e : lines)
+        if (d.evidence.size() < 4) add_evidence(d, e->evidence);
+    std::string where;
+    for (const Event* e : lines) where += (where.empty() ? "" : ", ") + where_of(*e);
+    d.reasoning.push_back("NCCL's transport uses the loopback interface (" + where + ") in a job of two nodes or more: "
+                          "127.0.0.1 reaches only the node itself, so every connection between nodes fails, and every "
+                          "failure here is one of communication. One setting of the job, not a rank's failure: the rank "
+                          "that failed first only noticed first.");
+}
+
 // Every rank timed out under a limit shorter than any collective: the setting, not a rank.
 void explain_timeout_too_short(const Context& c, Diagnosis& d) {
     d.rank_not_applicable = true;
@@ -388,6 +405,7 @@ std::string processes_phrase(const std::vector<int>& ranks, std::size_t processe
 }
 
 void explain_systemic(const Context& c, Diagnosis& d) {
+    if (!c.m.transport_on_loopback.empty()) return explain_transport_on_loopback(c, d);
     if (c.m.init.systemic.empty() && !c.m.duplicate_ranks.empty()) return explain_duplicate_ranks(c, d);
     if (c.m.init.systemic.empty() && !c.m.store_served_by_none.empty()) return explain_store_served_by_none(c, d);
     if (c.m.init.systemic.empty() && !c.m.private_rendezvous.empty()) return explain_private_rendezvous(c, d);

@@ -419,7 +419,7 @@ std::optional<Candidate> desync_strategy(const ProcessTable& table) {
 // name, the one without such an error is the candidate, and only when it is the only one: agents on different
 // nodes cannot be ordered by these lines alone.
 // An error of communication (a collective or the network): on several workers it mirrors one peer's failure.
-static bool communication_error(const Event& e) {
+bool communication_error(const Event& e) {
     const std::string& category = e.signature->entry->category;
     return category == "Collective" || category == "Network";
 }

@@ -54,6 +54,9 @@ struct InitiatingResult {
 // when more than one does. Several workers failing alike at once (an import error on every rank of a node, printed
 // without prefixes); 0 when the stream holds at most one such report.
 std::size_t alike_reports(const Process& p);
+// An error of communication (the knowledge's Collective and Network categories): on several workers these mirror one
+// peer's failure, or one broken transport, more often than they share a cause of their own.
+bool communication_error(const Event& e);
 // In a stream that names no worker and shows one failure and no collateral: 2 when the same traceback frame is
 // shredded into another writer's text twice (Mark::interleaved_frame), i.e. at least two processes printed a
 // traceback through the same code at the same moment, though only one report's last line may be here (an excerpt);

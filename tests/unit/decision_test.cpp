@@ -209,3 +209,15 @@ TEST_CASE("decision: the same error on every rank here, with ranks of the world 
     CHECK(decide(f).outcome == Outcome::systemic);
     CHECK(decide(f).confidence == Confidence::low);
 }
+
+TEST_CASE("decision: NCCL on loopback in a multi-node job is the job's setting, even when one rank failed first") {
+    JobFacts f;
+    f.any_failure = true;
+    f.suspects.push_back(suspect(0, 0, Strategy::initiating_event, Strength::medium, {Support::own_error}));
+    CHECK(decide(f).outcome == Outcome::determined);
+    f.transport_on_loopback = true;   // every failure is a connection the setting makes impossible
+    CHECK(decide(f).outcome == Outcome::systemic);
+    CHECK(decide(f).confidence == Confidence::medium);
+    f.unseen_ranks = 4;
+    CHECK(decide(f).confidence == Confidence::low);
+}
