@@ -439,6 +439,14 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
         rank = *local + *local_offset_[k.group];
         if (inference) *inference = offset_reason_[k.group];
     }
+    if (!rank && !local && pid && host)
+        if (auto inferred = rank_of_gpu_on_host(k, *host)) {
+            rank = inferred;
+            if (inference)
+                *inference = "inferred: the launcher places ranks " + ranks_on_host_phrase(*host) + " on " + *host +
+                             ", in local-rank order, and local rank N drives GPU N, so GPU " +
+                             std::to_string(*t_.raw_processes.at(k).cuda_dev) + " is rank " + std::to_string(*rank);
+        }
     if (!rank && !local && g.path_rank) rank = g.path_rank;
     if (!rank && !local && !sole_rank_.empty() && sole_rank_[k.group]) rank = sole_rank_[k.group];
     if (!rank && !local && task_is_rank_[k.group] && g.srun_task) {
@@ -451,6 +459,32 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
     if (local) return "g" + std::to_string(k.group) + "l" + std::to_string(*local);
     if (pid) return "g" + std::to_string(k.group) + "p" + std::to_string(*pid);
     return "g" + std::to_string(k.group);
+}
+
+// The ranks a launcher's mapping places on a host (DeepSpeed's global_rank_mapping), in local-rank order.
+const std::set<int>* ProcessTable::ranks_on_host(const std::string& host) const {
+    for (const auto& [h, ranks] : t_.topology.host_ranks)
+        if (same_host(h, host) && !ranks.empty()) return &ranks;
+    return nullptr;
+}
+
+std::string ProcessTable::ranks_on_host_phrase(const std::string& host) const {
+    const std::set<int>* ranks = ranks_on_host(host);
+    if (!ranks) return "none";
+    return std::to_string(*ranks->begin()) + "-" + std::to_string(*ranks->rbegin());
+}
+
+// A process known only by host, pid and the GPU NCCL names ([dev]): where a launcher's mapping lists the host's
+// ranks, the GPU's index among them is its local rank (each worker drives the GPU of its local rank), so the rank is
+// that entry of the list. An inference: a job that maps GPUs otherwise (CUDA_VISIBLE_DEVICES per worker) breaks it.
+std::optional<int> ProcessTable::rank_of_gpu_on_host(const RawKey& k, const std::string& host) const {
+    const auto raw = t_.raw_processes.find(k);
+    if (raw == t_.raw_processes.end() || !raw->second.cuda_dev || *raw->second.cuda_dev < 0) return std::nullopt;
+    const std::set<int>* ranks = ranks_on_host(host);
+    if (!ranks || static_cast<std::size_t>(*raw->second.cuda_dev) >= ranks->size()) return std::nullopt;
+    // Consecutive ranks only: a mapping with gaps is not one node's local ranks in order.
+    if (*ranks->rbegin() - *ranks->begin() + 1 != static_cast<int>(ranks->size())) return std::nullopt;
+    return *std::next(ranks->begin(), *raw->second.cuda_dev);
 }
 
 // The rank torchrun's summary gives the worker with this pid in this group; a pid seen in two records with
@@ -521,6 +555,9 @@ std::optional<int> ProcessTable::world_size() const {
         if (p.rank && *p.rank < kMaxWorld) highest = std::max(highest, *p.rank);
     for (int r : t_.ranks_named)
         if (r < kMaxWorld) highest = std::max(highest, r);
+    // A launcher's rank mapping (DeepSpeed's global_rank_mapping) lists every rank of the world.
+    for (const auto& [host, ranks] : t_.topology.host_ranks)
+        if (!ranks.empty() && *ranks.rbegin() < kMaxWorld) highest = std::max(highest, *ranks.rbegin());
     // Tasks srun lists are ranks when it started one worker per task.
     if (listed_tasks_are_workers_)
         for (const auto& [task, host] : t_.topology.task_hosts)

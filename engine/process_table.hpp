@@ -96,6 +96,9 @@ private:
     std::optional<int> rank_of_named_process(const Event& e) const;
     std::optional<long> named_worker_pid(const Event& e) const;
     bool on_foreign_gpu(const Event& e) const;
+    const std::set<int>* ranks_on_host(const std::string& host) const;
+    std::string ranks_on_host_phrase(const std::string& host) const;
+    std::optional<int> rank_of_gpu_on_host(const RawKey& k, const std::string& host) const;
     std::optional<int> rank_of_summary_pid(std::uint32_t group, long pid, const std::optional<std::string>& host) const;
     Process& process_for(const RawKey& k, const std::optional<std::string>& host);
 
