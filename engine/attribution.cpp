@@ -431,9 +431,10 @@ std::size_t ray_worker(std::string_view rest, Attribution& a, Walk& walk) {
 }
 
 // Open MPI's own output prefix (its signal handler, `opal_output`): `[dgx-b3:18843] `, the writer's host and pid; and
-// UCX's `[host:pid:thread:tid] ` (its "Caught signal 11" banner and backtrace), the same two fields first.
+// UCX's `[host:pid:thread:tid] ` (its "Caught signal 11" banner and backtrace; the pid left-justified in a field of
+// five, `[gpu-a07:345  :0:345]`), the same two fields first.
 std::size_t ompi_host_pid(std::string_view rest, Attribution& a, Walk& walk) {
-    static const RE2 re(R"(\[([A-Za-z0-9][A-Za-z0-9._-]*):(\d{1,10})(?::\d{1,10}:\d{1,10})?\] ?)", pattern_options());
+    static const RE2 re(R"(\[([A-Za-z0-9][A-Za-z0-9._-]*):(\d{1,10}) {0,9}(?::\d{1,10}:\d{1,10})?\] ?)", pattern_options());
     if (!starts_with(rest, '[') || (walk.fast() && !could_be_ompi_host_pid(rest))) return 0;
     std::array<re2::StringPiece, 3> c;
     if (!match_at_start(re, rest, c)) return 0;

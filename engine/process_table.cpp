@@ -101,6 +101,7 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         if (free_pids.size() == 1 && free_locals.size() == 1) map[free_pids.front()] = free_locals.front();
     }
 
+    pair_closed_peer_by_elimination();
     infer_mappings();
     sole_rank_.resize(t.groups.size());
     {
@@ -310,6 +311,44 @@ std::optional<int> ProcessTable::rank_of_named_process(const Event& e) const {
     return std::nullopt;
 }
 
+// NCCL's proxy thread on every local peer logs "Connection closed by localRank L" when L's process goes away. Where
+// the peers of one host that say so all name one L, none of them drives GPU L, and exactly one other process of that
+// host, known only by its pid, failed on its own, that process is local rank L: the one that went away.
+void ProcessTable::pair_closed_peer_by_elimination() {
+    struct HostView {
+        std::set<int> named;                // local ranks the peers name
+        std::set<long> pointing;            // pids of the peers that say so
+        std::set<int> pointing_gpus;        // their GPU indices
+        std::set<std::pair<std::uint32_t, long>> failed;   // (group, pid) of pid-only processes that failed
+    };
+    std::map<std::string, HostView> hosts;
+    for (const Event& e : t_.events) {
+        if (!e.host || !e.key.pid || e.key.rank || e.key.local_rank) continue;
+        HostView& h = hosts[std::string(short_host_name(*e.host))];
+        if (auto l = e.number("peer_local_rank")) {
+            if (*l >= kMaxWorld) continue;
+            h.named.insert(static_cast<int>(*l));
+            h.pointing.insert(*e.key.pid);
+            if (auto raw = t_.raw_processes.find(e.key); raw != t_.raw_processes.end() && raw->second.cuda_dev)
+                h.pointing_gpus.insert(*raw->second.cuda_dev);
+        } else if (e.role == Role::initiating) {
+            h.failed.insert({e.key.group, *e.key.pid});
+        }
+    }
+    for (auto& [host, h] : hosts) {
+        if (h.named.size() != 1 || h.pointing_gpus.count(*h.named.begin())) continue;
+        std::vector<std::pair<std::uint32_t, long>> candidates;
+        for (const auto& f : h.failed)
+            if (!h.pointing.count(f.second)) candidates.push_back(f);
+        if (candidates.size() != 1) continue;
+        const auto [group, pid] = candidates.front();
+        if (!pid_to_local_[group].try_emplace(pid, *h.named.begin()).second) continue;
+        paired_by_peers_[{group, pid}] = "its peers on " + host + " report 'Connection closed by localRank " +
+                                         std::to_string(*h.named.begin()) + "', and pid " + std::to_string(pid) +
+                                         " is the one process there that failed and is none of them";
+    }
+}
+
 void ProcessTable::infer_mappings() {
     const std::size_t n = t_.groups.size();
     local_offset_.assign(n, std::nullopt);
@@ -318,6 +357,8 @@ void ProcessTable::infer_mappings() {
     std::vector<std::set<int>> locals(n);
     std::vector<std::set<long>> pids(n);
     std::vector<std::set<int>> ranks(n);
+    for (std::size_t g = 0; g < n; ++g)   // pids paired with a local rank (the agent's lines, elimination)
+        for (const auto& [pid, local] : pid_to_local_[g]) locals[g].insert(local);
     for (const auto& [key, ps] : t_.raw_processes) {
         if (key.local_rank) locals[key.group].insert(*key.local_rank);
         if (key.pid) pids[key.group].insert(*key.pid);
@@ -437,7 +478,11 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
     }
     if (!rank && local && local_offset_[k.group]) {
         rank = *local + *local_offset_[k.group];
-        if (inference) *inference = offset_reason_[k.group];
+        if (inference) {
+            *inference = offset_reason_[k.group];
+            if (auto by = paired_by_peers_.find({k.group, pid.value_or(-1)}); pid && by != paired_by_peers_.end())
+                *inference += "; and it is local rank " + std::to_string(*local) + " because " + by->second;
+        }
     }
     if (!rank && !local && pid && host)
         if (auto inferred = rank_of_gpu_on_host(k, *host)) {

@@ -88,6 +88,7 @@ public:
 private:
     std::string key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,
                        std::optional<int>& local, std::optional<long>& pid, std::string* inference = nullptr) const;
+    void pair_closed_peer_by_elimination();
     void infer_mappings();
     std::optional<std::size_t> exit_index(const ExitRecord& x) const;
     std::set<std::string> group_host(std::uint32_t group) const;
@@ -107,6 +108,8 @@ private:
     std::vector<Process> processes_;
     std::map<std::string, std::size_t> index_;
     std::vector<std::map<long, int>> pid_to_local_;   // per group, including pairings by elimination
+    // (group, pid) paired with a local rank because its NCCL peers named that local rank as gone: why, for the report.
+    std::map<std::pair<std::uint32_t, long>, std::string> paired_by_peers_;
     std::vector<std::optional<int>> sole_rank_;       // per group: the only rank its lines ever name
     std::vector<std::optional<int>> local_offset_;    // per group: global = local + offset, inferred
     std::vector<std::string> offset_reason_;
