@@ -58,15 +58,16 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
         }
     }
     if (has(body, kGlobalRankMapping) || has(body, kWorldInfo)) {
-        // {'worker-0': [0, 1, 2], 'worker-1': [3, 4, 5]}: the global form names ranks, WORLD INFO DICT names
-        // local GPU slots, so only the former gives ranks.
+        // {'worker-0': [0, 1, 2], 'worker-1': [3, 4, 5]}: the global form names ranks. WORLD INFO DICT names each
+        // host's GPU slots; DeepSpeed's launcher numbers ranks through the hosts in that order, a host's slots
+        // consecutive, so the slot counts give the same ranks.
         static const RE2 pair(R"('([A-Za-z0-9][A-Za-z0-9.-]*)': \[([0-9, ]*)\])");
         const bool global = has(body, kGlobalRankMapping);
         re2::StringPiece rest = text;
         std::string host, list;
+        int next_rank = 0;
         while (RE2::FindAndConsume(&rest, pair, &host, &list)) {
             auto& ranks = out.host_ranks[host];
-            if (!global) continue;
             std::string_view rest_of_list = list;
             while (!rest_of_list.empty()) {
                 const std::size_t start = rest_of_list.find_first_of("0123456789");
@@ -74,7 +75,9 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
                 rest_of_list.remove_prefix(start);
                 std::size_t end = rest_of_list.find_first_not_of("0123456789");
                 if (end == std::string_view::npos) end = rest_of_list.size();
-                if (auto r = parse_bounded<int>(rest_of_list.substr(0, end), 0, kMaxWorld - 1)) ranks.insert(*r);
+                const auto n = parse_bounded<int>(rest_of_list.substr(0, end), 0, kMaxWorld - 1);
+                if (n && global) ranks.insert(*n);
+                if (n && !global && next_rank < kMaxWorld) ranks.insert(next_rank++);
                 rest_of_list.remove_prefix(end);
             }
         }

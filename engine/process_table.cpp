@@ -492,6 +492,13 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
                              ", in local-rank order, and local rank N drives GPU N, so GPU " +
                              std::to_string(*t_.raw_processes.at(k).cuda_dev) + " is rank " + std::to_string(*rank);
         }
+    if (!rank && !local && !pid && host)
+        if (const std::set<int>* ranks = ranks_on_host(*host); ranks && ranks->size() == 1) {
+            rank = *ranks->begin();
+            if (inference)
+                *inference = "inferred: the launcher runs one worker on " + *host + ", rank " + std::to_string(*rank) +
+                             ", so that host's output that names no process is that rank's";
+        }
     if (!rank && !local && g.path_rank) rank = g.path_rank;
     if (!rank && !local && !sole_rank_.empty() && sole_rank_[k.group]) rank = sole_rank_[k.group];
     if (!rank && !local && task_is_rank_[k.group] && g.srun_task) {

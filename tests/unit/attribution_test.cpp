@@ -504,4 +504,9 @@ TEST_CASE("attribution: Open MPI's own prefix names the writer's host and pid") 
     CHECK(body("[dgx-b3:18843] Signal: Segmentation fault (11)") == "Signal: Segmentation fault (11)");
     // Behind mpirun's tag too.
     CHECK(attribute("[1,2]<stderr>:[dgx-b3:18843] *** Process received signal ***").pid == std::optional<long>(18843));
+    // UCX's banner: host, pid left-justified in a field of five, thread, tid.
+    const auto ucx = attribute("[gpu-h07:345  :0:345] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x20)");
+    CHECK(ucx.host == std::optional<std::string>("gpu-h07"));
+    CHECK(ucx.pid == std::optional<long>(345));
+    CHECK(body("[gpu-h07:61204:0:61298]  Caught signal 11 (Segmentation fault)").find("Caught signal 11") == 1);
 }

@@ -206,6 +206,12 @@ TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts,
     CHECK(wide.task_hosts.empty());
     REQUIRE(t.world_size);
     CHECK(*t.world_size == 8);
+    // WORLD INFO DICT names each host's GPU slots; DeepSpeed numbers ranks through the hosts in that order.
+    JobTopology slots;
+    read_topology_line("[2025-03-04 10:01:14,118] [INFO] [launch.py:146:main] WORLD INFO DICT: {'gpu-a01': [0, 1], "
+                       "'gpu-a02': [0, 1, 2]}", slots);
+    CHECK(slots.host_ranks["gpu-a01"] == std::set<int>{0, 1});
+    CHECK(slots.host_ranks["gpu-a02"] == std::set<int>{2, 3, 4});
     JobTopology ds;
     read_topology_line("[2024-02-11 02:00:06,100] [INFO] [launch.py:163:main] dist_world_size=24", ds);
     CHECK(ds.world_size == std::optional<int>(24));
