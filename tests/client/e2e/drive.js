@@ -277,6 +277,16 @@ async function until(label, fn, timeoutMs = 30000, everyMs = 250) {
     check(true, 'the panel button wrote the export into launch_debug.sh on disk');
     await shot('7-panel-fix-applied.png');
 
+    // 7b. "Diagnose Open Logs as One Job": node0.log (only timeouts) and node1.log (rank 5's OOM), open in the editor,
+    // diagnosed together by the server from the documents' text (node1.log's tab is open since step 1).
+    await openFile('node0.log');
+    const beforeJob = await panelRun();
+    await palette('Denpex: Diagnose Open Logs as One Job');
+    const job = await panelResult('open logs as one job', beforeJob);
+    log('job result: ' + JSON.stringify(job));
+    check(job.initiating === 'rank 5' && job.host === 'gpu-node-02' && /node1\.log:25/.test(job.evidence),
+      "open logs as one job: rank 5's OOM at node1.log:25");
+
     // 9. "Watch Log Folder…" on a running job's folder (explorer context menu): a line appended to a log there is
     // announced by a notification whose button opens the result panel.
     const live = path.join(ws, 'live');
