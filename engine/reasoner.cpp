@@ -475,9 +475,12 @@ void explain_unranked(const Context& c, Diagnosis& d) {
         }
     std::string where = p->host() ? " on host " + *p->host() : " in " + c.t.groups[p->group].name;
     if (p->cuda_dev()) where += " (GPU " + std::to_string(*p->cuda_dev()) + ")";
-    d.missing.push_back("Which rank printed \"" + excerpt(e->evidence.text, 120) + "\"" + where +
-                        ": no line ties that process to a rank. Rerun with NCCL_DEBUG=INFO (its 'Init COMPLETE' "
-                        "lines map rank to host, pid and GPU) or torchrun --tee 3 so every line carries its rank.");
+    // The line may be the failing worker's own or a launcher's report of it ("died with <Signals.SIGSEGV: 11>"):
+    // either way, what is missing is the rank it is about.
+    d.missing.push_back("Which rank \"" + excerpt(e->evidence.text, 120) + "\"" + where +
+                        " is about: no line ties the process that printed it, or the one it reports on, to a rank. "
+                        "Rerun with NCCL_DEBUG=INFO (its 'Init COMPLETE' lines map rank to host, pid and GPU) or "
+                        "torchrun --tee 3 so every line carries its rank.");
 }
 
 void explain_unordered(const Context& c, Diagnosis& d) {
