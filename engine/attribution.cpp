@@ -663,6 +663,14 @@ void world_size_marker(std::string_view body, Attribution& a) {
     static const RE2 re(R"(\bworld_size=(\d+))", pattern_options());
     std::array<re2::StringPiece, 2> c;
     if (find_in(re, body, c)) fill(a.world_size, to_number<int>(view(c[1])));
+    // vLLM's and SGLang's init_distributed_environment state the writer's own place:
+    // `world_size=16 rank=15 local_rank=7 distributed_init_method=tcp://... backend=nccl`.
+    static const RE2 own(R"(\bworld_size=\d+ rank=(\d+) local_rank=(\d+) distributed_init_method=)", pattern_options());
+    std::array<re2::StringPiece, 3> o;
+    if (find_in(own, body, o)) {
+        fill(a.rank, to_number<int>(view(o[1])));
+        fill(a.local_rank, to_number<int>(view(o[2])));
+    }
 }
 
 // A torchrun command line echoed into the log (`$ torchrun --nnodes=2 --nproc_per_node=4 train.py`, a job script run

@@ -292,13 +292,15 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
     key.local_rank = a.local_rank ? a.local_rank : hints.local_rank;
     // A pid only identifies a worker when nothing better does (glog lines of the agent carry its own pid).
     if (!key.rank && !key.local_rank) key.pid = a.pid;
-    // Inside a report another writer prints for a worker, lines that name nobody are that worker's.
+    // Inside a report another writer prints for a worker, the writer's lines are that worker's: those that name
+    // nobody (mp.spawn's parent), and those that name only the relaying writer itself (Ray's driver, whose every
+    // line PyTorch prefixes `[rank0]:`, re-raising a RayTaskError with the remote worker's traceback).
     const RawKey writer = key;
     bool forwarded = false;
     if (auto fwd = forwarded_open_.find(writer); fwd != forwarded_open_.end()) {
         if (--fwd->second.lines_left <= 0) {
             forwarded_open_.erase(fwd);
-        } else if (!a.rank && !a.local_rank) {
+        } else {
             key = fwd->second.subject;
             forwarded = true;
         }
@@ -413,7 +415,9 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
             if (auto r = hit.captures.find("rank"); r != hit.captures.end()) subject.rank = to_number<int>(r->second);
             else if (auto l = hit.captures.find("local_rank"); l != hit.captures.end())
                 subject.local_rank = to_number<int>(l->second);
-            if (subject.rank || subject.local_rank) forwarded_open_[writer] = {subject, kSurvivedReportLines};
+            else if (auto p = hit.captures.find("pid"); p != hit.captures.end())   // Ray's RayTaskError (pid=P, ...)
+                subject.pid = to_number<long>(p->second);
+            if (subject.rank || subject.local_rank || subject.pid) forwarded_open_[writer] = {subject, kSurvivedReportLines};
         }
         if (forwarded && sig->role == Role::initiating && sig->mark != Mark::failure_start) forwarded_ends = true;
         if (survived != survived_open_.end() && (sig->role != Role::context || sig->mark == Mark::failure_start)) {
