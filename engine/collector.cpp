@@ -300,7 +300,7 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
     if (auto fwd = forwarded_open_.find(writer); fwd != forwarded_open_.end()) {
         if (--fwd->second.lines_left <= 0) {
             forwarded_open_.erase(fwd);
-        } else {
+        } else if (srun.host.empty()) {   // srun's own lines ("task 1: Exited") are srun's, never the worker's
             key = fwd->second.subject;
             forwarded = true;
         }
@@ -419,7 +419,8 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
                 subject.pid = to_number<long>(p->second);
             if (subject.rank || subject.local_rank || subject.pid) forwarded_open_[writer] = {subject, kSurvivedReportLines};
         }
-        if (forwarded && sig->role == Role::initiating && sig->mark != Mark::failure_start) forwarded_ends = true;
+        // The report's exception line, whatever its role, ends it.
+        if (forwarded && sig->role != Role::context && sig->mark != Mark::failure_start) forwarded_ends = true;
         if (survived != survived_open_.end() && (sig->role != Role::context || sig->mark == Mark::failure_start)) {
             // Inside "Exception ignored in:" / "Exception in thread": the process went on, whatever the
             // exception was. Its line ends the report; the traceback header before it is part of it.

@@ -80,7 +80,7 @@ Decision decide(const JobFacts& f) {
     const std::optional<std::size_t> lead = pick_lead(f);
     if (!lead) {
         if (!f.ranks_disagree && (f.systemic || f.after_finish || f.no_node_served_store || f.private_rendezvous ||
-                                  f.timeout_too_short)) {
+                                  f.timeout_too_short || f.overfull_world)) {
             d.outcome = Outcome::systemic;
             d.confidence = Confidence::medium;
             if (f.outside_end_without_workers) {
@@ -89,8 +89,11 @@ Decision decide(const JobFacts& f) {
             }
             if (f.systemic_inferred) d.confidence = Confidence::low;
             // The same error on every rank here says little of the ranks not here: one of them may have failed first
-            // and these errors be how the others saw it, in words the knowledge does not know as collateral.
-            if (f.unseen_ranks > 0) d.confidence = Confidence::low;
+            // and these errors be how the others saw it, in words the knowledge does not know as collateral. (The
+            // job-wide facts are read from the launch itself and stand without them.)
+            const bool job_wide_fact = f.no_node_served_store || f.private_rendezvous || f.timeout_too_short ||
+                                       f.overfull_world;
+            if (f.unseen_ranks > 0 && !job_wide_fact) d.confidence = Confidence::low;
             return d;
         }
         if (!f.ranks_disagree && (f.first_collective_hung || f.duplicate_ranks)) {

@@ -101,6 +101,9 @@ struct JobFacts {
     // Two processes announced one global rank and some ranks of the world none: ranks were given out twice. Read from
     // counting announcements, so low.
     bool duplicate_ranks = false;
+    // A store barrier counted more processes joining than the world has: the launch started workers twice. A count
+    // the store itself reports, so medium.
+    bool overfull_world = false;
     // The job's end from outside is all there is: no worker's own output, so an earlier stall is not ruled out.
     bool outside_end_without_workers = false;
     // The only failures are checks that compare values across ranks (Mark::compares_ranks), and nothing names the

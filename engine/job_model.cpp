@@ -263,6 +263,20 @@ std::vector<const Event*> find_duplicate_ranks(const ProcessTable& table) {
     return {};
 }
 
+// The store-based barrier's count only means "started twice" in a job that never restarted: the barrier's key lives
+// in the store, so a restarted attempt's workers add to the count its first attempt left (world_size=2,
+// worker_count=4 after one restart, with nothing misconfigured).
+std::vector<const Event*> find_overfull_world(const ProcessTable& table) {
+    std::vector<const Event*> out;
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events) {
+            if (e->signature->mark == Mark::ends_attempt || e->attempt.value_or(0) > 0) return {};
+            const auto world = e->number("barrier_world"), joined = e->number("joined");
+            if (world && joined && *joined > *world && out.size() < 4) out.push_back(e);
+        }
+    return out;
+}
+
 // With ranks given out twice, no process can finish start-up (the ranks above the duplicated ones never join), so an
 // end of the whole job from outside (a time limit, a cancel) is what followed, never the cause.
 void mark_outside_ends_as_consequences(const ProcessTable& table, JobModel& m) {
@@ -470,6 +484,8 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     find_consequences(table, m);
     m.fallout = find_fallout(table);
     m.duplicate_ranks = find_duplicate_ranks(table);
+    m.overfull_world = find_overfull_world(table);
+    m.facts.overfull_world = !m.overfull_world.empty();
     if (!m.duplicate_ranks.empty()) mark_outside_ends_as_consequences(table, m);
     std::set<const Event*> ignored(m.consequences.begin(), m.consequences.end());
     ignored.insert(m.fallout.begin(), m.fallout.end());

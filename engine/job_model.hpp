@@ -68,6 +68,9 @@ struct JobModel {
     // Two processes announced the same global rank in one attempt while ranks of the world were never announced: the
     // launch gave processes the same rank (every node the same node rank). The duplicated announcements.
     std::vector<const Event*> duplicate_ranks;
+    // A store-based barrier that counted more processes joining than the world size (`world_size=2, worker_count=4`):
+    // more workers were started than the world has. The barrier's lines that say so.
+    std::vector<const Event*> overfull_world;
     InitiatingResult init;                           // the initiating strategy's view, consequences left out
     const Event* adopted = nullptr;                  // an unranked error the agent's first exit explains
     std::vector<Candidate> candidates;               // parallel to facts.suspects

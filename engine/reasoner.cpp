@@ -374,6 +374,23 @@ void explain_duplicate_ranks(const Context& c, Diagnosis& d) {
                           "every process waits at start-up for them. Read from counting announcements, so low.");
 }
 
+// The store counted more processes than the world has: the launch started its workers twice.
+void explain_overfull_world(const Context& c, Diagnosis& d) {
+    d.rank_not_applicable = true;
+    d.confidence = std::string(to_string(c.decision.confidence));
+    const auto& lines = c.m.overfull_world;
+    d.failure = verdict_entry(c.kb, "duplicate-ranks");
+    if (!d.failure) d.failure = lines.front()->signature->entry;
+    for (const Event* e : lines) add_evidence(d, e->evidence);
+    const Event& e = *lines.front();
+    d.reasoning.push_back("The store-based barrier counted " + std::to_string(e.number("joined").value_or(0)) +
+                          " processes joining a world of " + std::to_string(e.number("barrier_world").value_or(0)) +
+                          " (" + where_of(e) + "): more workers were started than the world has, so ranks were given "
+                          "out twice and start-up can never complete (srun tasks that each spawn every GPU's worker, "
+                          "or nodes computing their ranks from one node rank). A misconfiguration of the launch, not "
+                          "a rank's failure.");
+}
+
 // Every rank waited in the first collective: the communicator's transport, not a rank.
 void explain_first_collective_hung(const Context& c, Diagnosis& d) {
     d.rank_not_applicable = true;
@@ -406,6 +423,7 @@ std::string processes_phrase(const std::vector<int>& ranks, std::size_t processe
 
 void explain_systemic(const Context& c, Diagnosis& d) {
     if (!c.m.transport_on_loopback.empty()) return explain_transport_on_loopback(c, d);
+    if (c.m.init.systemic.empty() && !c.m.overfull_world.empty()) return explain_overfull_world(c, d);
     if (c.m.init.systemic.empty() && !c.m.duplicate_ranks.empty()) return explain_duplicate_ranks(c, d);
     if (c.m.init.systemic.empty() && !c.m.store_served_by_none.empty()) return explain_store_served_by_none(c, d);
     if (c.m.init.systemic.empty() && !c.m.private_rendezvous.empty()) return explain_private_rendezvous(c, d);

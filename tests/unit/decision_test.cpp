@@ -221,3 +221,12 @@ TEST_CASE("decision: NCCL on loopback in a multi-node job is the job's setting, 
     f.unseen_ranks = 4;
     CHECK(decide(f).confidence == Confidence::low);
 }
+
+TEST_CASE("decision: a store that counted more workers than the world is the launch's fault, at medium") {
+    JobFacts f;
+    f.any_failure = true;
+    f.unseen_ranks = 4;   // the workers' own lines name no rank
+    f.overfull_world = true;
+    CHECK(decide(f).outcome == Outcome::systemic);
+    CHECK(decide(f).confidence == Confidence::medium);
+}
