@@ -291,15 +291,21 @@ void explain_store_served_by_none(const Context& c, Diagnosis& d) {
                           "the whole launch, not a rank's failure.");
 }
 
-// Several nodes, each with its rendezvous on its own loopback: no node could join another's store.
-void explain_private_rendezvous(const Context& c, Diagnosis& d) {
+// A verdict on the whole job read from job-wide facts: the entry whose `verdicts` names it (else the first line's
+// entry), and the lines that show it as evidence.
+void job_wide_verdict(const Context& c, Diagnosis& d, const std::string& verdict,
+                      const std::vector<const Event*>& lines) {
     d.rank_not_applicable = true;
     d.confidence = std::string(to_string(c.decision.confidence));
-    const auto& fails = c.m.private_rendezvous;
-    const Entry* verdict = verdict_entry(c.kb, "private-rendezvous");
-    d.failure = verdict ? verdict : fails.front()->signature->entry;
-    for (const Event* e : fails)
+    const Entry* named = verdict_entry(c.kb, verdict);
+    d.failure = named ? named : lines.front()->signature->entry;
+    for (const Event* e : lines)
         if (d.evidence.size() < 4) add_evidence(d, e->evidence);
+}
+
+// Several nodes, each with its rendezvous on its own loopback: no node could join another's store.
+void explain_private_rendezvous(const Context& c, Diagnosis& d) {
+    job_wide_verdict(c, d, "private-rendezvous", c.m.private_rendezvous);
     d.reasoning.push_back("The launch fixes " + std::to_string(c.t.nodes_expected().value_or(2)) +
                           " nodes, but the rendezvous endpoint is the agent's own loopback (localhost, as --standalone "
                           "sets it): every node serves a store of its own that no other node can reach, so no node's "
@@ -309,13 +315,8 @@ void explain_private_rendezvous(const Context& c, Diagnosis& d) {
 
 // Several nodes, and NCCL's transport on the loopback interface: no node could reach another.
 void explain_transport_on_loopback(const Context& c, Diagnosis& d) {
-    d.rank_not_applicable = true;
-    d.confidence = std::string(to_string(c.decision.confidence));
     const auto& lines = c.m.transport_on_loopback;
-    const Entry* verdict = verdict_entry(c.kb, "transport-on-loopback");
-    d.failure = verdict ? verdict : lines.front()->signature->entry;
-    for (const Event* e : lines)
-        if (d.evidence.size() < 4) add_evidence(d, e->evidence);
+    job_wide_verdict(c, d, "transport-on-loopback", lines);
     std::string where;
     for (const Event* e : lines) where += (where.empty() ? "" : ", ") + where_of(*e);
     d.reasoning.push_back("NCCL's transport uses the loopback interface (" + where + ") in a job of two nodes or more: "
@@ -376,13 +377,8 @@ void explain_duplicate_ranks(const Context& c, Diagnosis& d) {
 
 // The store counted more processes than the world has: the launch started its workers twice.
 void explain_overfull_world(const Context& c, Diagnosis& d) {
-    d.rank_not_applicable = true;
-    d.confidence = std::string(to_string(c.decision.confidence));
-    const auto& lines = c.m.overfull_world;
-    d.failure = verdict_entry(c.kb, "duplicate-ranks");
-    if (!d.failure) d.failure = lines.front()->signature->entry;
-    for (const Event* e : lines) add_evidence(d, e->evidence);
-    const Event& e = *lines.front();
+    job_wide_verdict(c, d, "duplicate-ranks", c.m.overfull_world);
+    const Event& e = *c.m.overfull_world.front();
     d.reasoning.push_back("The store-based barrier counted " + std::to_string(e.number("joined").value_or(0)) +
                           " processes joining a world of " + std::to_string(e.number("barrier_world").value_or(0)) +
                           " (" + where_of(e) + "): more workers were started than the world has, so ranks were given "
