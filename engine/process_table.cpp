@@ -140,16 +140,19 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         if (ps.host) p.hosts.insert(*ps.host);
         if (ps.cuda_dev) p.summary.cuda_dev = ps.cuda_dev;
     }
+    std::set<std::size_t> ranked_by_task_list, ranked_by_own_line;   // process indices
     for (const Event& e : t.events) {
         if (on_foreign_gpu(e)) {
             foreign_gpu_events_.push_back(&e);
             continue;
         }
         RawKey key = e.key;
+        bool by_task_list = false;
         if (!key.rank && !key.local_rank) {
             if (auto r = rank_of_named_process(e)) {
                 key.rank = r;
                 key.pid.reset();
+                by_task_list = listed_tasks_are_workers_ && e.captures.count("task") && !e.captures.count("rank");
             } else if (auto subject = named_worker_pid(e)) {
                 // The agent's line about a worker ("Sending process P closing signal SIGTERM") is the worker's
                 // event, not the agent's: its own pid in a glog header would make the agent look like a victim.
@@ -163,7 +166,14 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         Process& p = process_for(key, e.host);
         p.events.push_back(&e);
         if (e.host) p.hosts.insert(*e.host);
+        const auto index = static_cast<std::size_t>(&p - processes_.data());
+        (by_task_list ? ranked_by_task_list : ranked_by_own_line).insert(index);
     }
+    for (std::size_t i : ranked_by_task_list)
+        if (!ranked_by_own_line.count(i) && processes_[i].rank_inference.empty())
+            processes_[i].rank_inference = "inferred: srun's task lines put several tasks on one node and no torchrun "
+                                           "ran, so srun started one worker per task and task N is rank N "
+                                           "(SLURM_PROCID)";
     // The pids the agent names (its failure line, the summary, the SIGTERM elimination) belong to workers.
     for (std::size_t g = 0; g < pid_to_local_.size(); ++g)
         for (const auto& [pid, local] : pid_to_local_[g])
