@@ -291,13 +291,13 @@ void explain_store_served_by_none(const Context& c, Diagnosis& d) {
                           "the whole launch, not a rank's failure.");
 }
 
-// A verdict on the whole job read from job-wide facts: the entry whose `verdicts` names it (else the first line's
-// entry), and the lines that show it as evidence.
+// A verdict on the whole job read from job-wide facts: the entry whose `verdicts` names it (else, or with no name,
+// the first line's entry), and the lines that show it as evidence.
 void job_wide_verdict(const Context& c, Diagnosis& d, const std::string& verdict,
                       const std::vector<const Event*>& lines) {
     d.rank_not_applicable = true;
     d.confidence = std::string(to_string(c.decision.confidence));
-    const Entry* named = verdict_entry(c.kb, verdict);
+    const Entry* named = verdict.empty() ? nullptr : verdict_entry(c.kb, verdict);
     d.failure = named ? named : lines.front()->signature->entry;
     for (const Event* e : lines)
         if (d.evidence.size() < 4) add_evidence(d, e->evidence);
@@ -327,15 +327,10 @@ void explain_transport_on_loopback(const Context& c, Diagnosis& d) {
 
 // Every rank timed out under a limit shorter than any collective: the setting, not a rank.
 void explain_timeout_too_short(const Context& c, Diagnosis& d) {
-    d.rank_not_applicable = true;
-    d.confidence = std::string(to_string(c.decision.confidence));
     const auto& waits = c.m.timeout_too_short;
-    d.failure = waits.front()->signature->entry;
+    job_wide_verdict(c, d, "", waits);
     long long limit = 0;
-    for (const Event* e : waits) {
-        if (d.evidence.size() < 4) add_evidence(d, e->evidence);
-        limit = std::max(limit, e->number("timeout_ms").value_or(0));
-    }
+    for (const Event* e : waits) limit = std::max(limit, e->number("timeout_ms").value_or(0));
     d.affected_ranks.clear();
     for (int r = 0; r < static_cast<int>(waits.size()); ++r) d.affected_ranks.push_back(r);
     d.reasoning.push_back("Every rank of the world timed out, and the collective timeout is " + std::to_string(limit) +
@@ -360,12 +355,8 @@ void explain_interleaved(const Process& p, Diagnosis& d) {
 
 // Ranks given out twice: the launch's rank arithmetic, not a rank.
 void explain_duplicate_ranks(const Context& c, Diagnosis& d) {
-    d.rank_not_applicable = true;
-    d.confidence = std::string(to_string(c.decision.confidence));
-    const auto& twice = c.m.duplicate_ranks;
-    d.failure = verdict_entry(c.kb, "duplicate-ranks");
-    if (!d.failure) d.failure = twice.front()->signature->entry;
-    for (const Event* e : twice) add_evidence(d, e->evidence);
+    const auto& twice = c.m.duplicate_ranks;   // two announcements
+    job_wide_verdict(c, d, "duplicate-ranks", twice);
     const std::string rank = std::to_string(twice.front()->number("announced_rank").value_or(0));
     const std::string world = std::to_string(twice.front()->number("announced_world").value_or(0));
     d.reasoning.push_back("Global rank " + rank + " is announced twice at start-up (" + where_of(*twice[0]) + " and " +
@@ -389,12 +380,8 @@ void explain_overfull_world(const Context& c, Diagnosis& d) {
 
 // Every rank waited in the first collective: the communicator's transport, not a rank.
 void explain_first_collective_hung(const Context& c, Diagnosis& d) {
-    d.rank_not_applicable = true;
-    d.confidence = std::string(to_string(c.decision.confidence));
     const auto& waits = c.m.first_collective_hung;
-    d.failure = waits.front()->signature->entry;
-    for (const Event* e : waits)
-        if (d.evidence.size() < 4) add_evidence(d, e->evidence);
+    job_wide_verdict(c, d, "", waits);
     d.affected_ranks.clear();
     for (int r = 0; r < static_cast<int>(waits.size()); ++r) d.affected_ranks.push_back(r);
     d.reasoning.push_back("Every rank of the world (" + std::to_string(waits.size()) + ") timed out in its first "
