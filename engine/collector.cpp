@@ -24,7 +24,8 @@ constexpr std::uint64_t kProgressEvery = 8u << 20;
 // How many lines a survived error's report (its traceback) may run before its exception line.
 constexpr int kSurvivedReportLines = 200;
 // How many lines below a failure report its subject's field lines may stand.
-constexpr int kSubjectFieldLines = 8;
+// Open MPI's help messages put their fields under a paragraph of prose (13 lines for 'peer hung up').
+constexpr int kSubjectFieldLines = 16;
 constexpr std::uint16_t kMaxAttempts = 1000;
 
 // Lists an event slot waiting for the next stamp; a slot listed many times (one replaced event) is listed once,
@@ -38,16 +39,23 @@ void note_awaiting_stamp(std::vector<std::size_t>& awaiting, std::size_t slot) {
     }
 }
 
-// An indented `pid: 5512` / `ip: 10.1.0.5` field line: adds the subject's pid (or host) to `ev` unless it has
-// one. Returns whether the line was such a field.
+// An indented field line naming the subject of the event above it: Ray's `pid: 5512` / `ip: 10.1.0.5`, Open MPI's
+// `Local host: h` / `Local PID: 7720` / `Peer host: h2` under its help messages. Adds the subject's pid, host or peer
+// to `ev` unless it has one. Returns whether the line was such a field.
 bool read_subject_field(std::string_view text, Event& ev) {
     if (text.empty() || (text.front() != '\t' && text.front() != ' ')) return false;
-    static const RE2 re(R"(^\s+(pid|ip|node_ip): (\S+)\s*$)");
+    static const RE2 re(R"(^\s+(pid|ip|node_ip|Local host|Local PID|Peer host):\s+(\S+)\s*$)");
     std::string key, value;
     if (!RE2::FullMatch(re2::StringPiece(text.data(), text.size()), re, &key, &value)) return false;
-    const char* capture = key == "pid" ? "pid" : "peer";
-    ev.captures.try_emplace(capture, value);
-    if (key != "pid" && !ev.host) ev.host = value;
+    if (key == "pid" || key == "Local PID") {
+        ev.captures.try_emplace("pid", value);
+    } else if (key == "Local host") {
+        if (!ev.host) ev.host = value;
+    } else {
+        ev.captures.try_emplace("peer", value);
+        // Ray names its subject's own node; Open MPI's peer is the other end.
+        if (key != "Peer host" && !ev.host) ev.host = value;
+    }
     return true;
 }
 

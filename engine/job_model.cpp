@@ -226,13 +226,13 @@ std::vector<const Event*> find_first_collective_hung(const ProcessTable& table, 
         return e.process_group.empty() && e.number("seq") == 1;
     });
     if (out.empty()) return {};
-    // The same work on every rank, sizes included: a rank passing another size (or op) would hang them all too, and a
-    // descriptor without sizes (before 2.1) cannot rule that out.
+    // The same work on every rank: a rank passing another op (or size) would hang them all too. A descriptor without
+    // sizes (before 2.1) compares the op alone; a size mismatch in the job's very first collective, with every op
+    // alike, is left as the verdict's low confidence already allows.
     auto work = [](const Event* e) {
         auto op = e->captures.find("op"), shape = e->captures.find("shape");
-        return op == e->captures.end() || shape == e->captures.end() || shape->second.empty()
-                   ? std::string()
-                   : op->second + shape->second;
+        if (op == e->captures.end()) return std::string();
+        return shape == e->captures.end() ? op->second : op->second + shape->second;
     };
     const std::string first = work(out.front());
     if (first.empty() || !std::all_of(out.begin(), out.end(), [&](const Event* e) { return work(e) == first; }))

@@ -148,6 +148,13 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         }
         RawKey key = e.key;
         bool by_task_list = false;
+        if (!key.rank && !key.local_rank)
+            // A line about a worker by its local rank (mp.spawn's parent: "ProcessExitedException: process 3
+            // terminated with signal SIGKILL") is that worker's.
+            if (auto l = e.number("local_rank"); l && *l >= 0 && *l < kMaxWorld) {
+                key.local_rank = static_cast<int>(*l);
+                key.pid.reset();
+            }
         if (!key.rank && !key.local_rank) {
             if (auto r = rank_of_named_process(e)) {
                 key.rank = r;
@@ -494,6 +501,7 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
                 *inference += "; and it is local rank " + std::to_string(*local) + " because " + by->second;
         }
     }
+    if (!rank && local && !g.several_agents) rank = rank_of_local_on_mapped_host(k.group, *local);
     if (!rank && !local && pid && host)
         if (auto inferred = rank_of_gpu_on_host(k, *host)) {
             rank = inferred;
@@ -547,6 +555,25 @@ std::optional<int> ProcessTable::rank_of_gpu_on_host(const RawKey& k, const std:
     // Consecutive ranks only: a mapping with gaps is not one node's local ranks in order.
     if (*ranks->rbegin() - *ranks->begin() + 1 != static_cast<int>(ranks->size())) return std::nullopt;
     return *std::next(ranks->begin(), *raw->second.cuda_dev);
+}
+
+// Local rank L of a node's stream, where a launcher's mapping lists that node's ranks (DeepSpeed's
+// global_rank_mapping, numbered in local-rank order): the L-th of them. The node is the group's one host, or the only
+// host the mapping names (a single-node job whose lines name no host: 'localhost').
+std::optional<int> ProcessTable::rank_of_local_on_mapped_host(std::uint32_t group, int local) const {
+    const std::set<int>* ranks = nullptr;
+    if (const auto hosts = group_host(group); hosts.size() == 1) ranks = ranks_on_host(*hosts.begin());
+    if (!ranks) {
+        int mapped = 0;
+        for (const auto& [host, listed] : t_.topology.host_ranks)
+            if (!listed.empty()) {
+                ++mapped;
+                ranks = &listed;
+            }
+        if (mapped != 1) return std::nullopt;
+    }
+    if (local < 0 || static_cast<std::size_t>(local) >= ranks->size()) return std::nullopt;
+    return *std::next(ranks->begin(), local);
 }
 
 // The rank torchrun's summary gives the worker with this pid in this group; a pid seen in two records with

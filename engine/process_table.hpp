@@ -100,6 +100,7 @@ private:
     const std::set<int>* ranks_on_host(const std::string& host) const;
     std::string ranks_on_host_phrase(const std::string& host) const;
     std::optional<int> rank_of_gpu_on_host(const RawKey& k, const std::string& host) const;
+    std::optional<int> rank_of_local_on_mapped_host(std::uint32_t group, int local) const;
     std::optional<int> rank_of_summary_pid(std::uint32_t group, long pid, const std::optional<std::string>& host) const;
     Process& process_for(const RawKey& k, const std::optional<std::string>& host);
 

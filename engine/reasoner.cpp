@@ -549,10 +549,12 @@ void explain_disagreement(const Context& c, Diagnosis& d) {
                         "TORCH_NCCL_DUMP_ON_TIMEOUT=1), would order them.");
 }
 
-// The most telling collateral error: the most severe, then the one most ranks share (the watchdog timeout all 63
-// survivors print), not the noisiest line; ties go to the one seen first. With an example line.
+// The most telling collateral error: the most severe, then one that names the peer it lost (it says where the cause
+// is: Open MPI's peer host, NCCL's IB peer), then the one most ranks share (the watchdog timeout all 63 survivors
+// print), not the noisiest line; ties go to the one seen first. With an example line.
 std::pair<const Entry*, const Event*> most_telling_collateral(const Context& c) {
     std::map<const Entry*, int> ranks_with;
+    std::map<const Entry*, bool> names_peer;
     std::map<const Entry*, std::uint64_t> first_seen;
     const Event* example = nullptr;
     for (const Process& p : c.table.processes()) {
@@ -560,12 +562,13 @@ std::pair<const Entry*, const Event*> most_telling_collateral(const Context& c) 
         for (const Event* e : p.collateral) {
             const Entry* entry = e->signature->entry;
             if (!first_seen.count(entry) || e->order < first_seen[entry]) first_seen[entry] = e->order;
+            if (e->captures.count("peer")) names_peer[entry] = true;
             mine.insert(entry);
         }
         for (const Entry* entry : mine) ranks_with[entry] += p.rank ? 2 : 1;
     }
     const Entry* best = nullptr;
-    auto key = [&](const Entry* e) { return std::make_tuple(severity_level(*e), ranks_with[e]); };
+    auto key = [&](const Entry* e) { return std::make_tuple(severity_level(*e), names_peer[e], ranks_with[e]); };
     for (auto& [e, n] : ranks_with)
         if (!best || key(e) > key(best) || (key(e) == key(best) && first_seen[e] < first_seen[best])) best = e;
     for (const Process& p : c.table.processes())

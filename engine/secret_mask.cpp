@@ -107,12 +107,16 @@ const std::vector<Rule>& secret_rules() {
                           if (!has_digit(str(g[2]))) return kKeep;
                           return str(g[1]) + std::string(kMaskText) + "@";
                       }});
-        // NAME=value, NAME: value, --name=value, --name value, "name": "value" where the name says it is a secret.
-        r->push_back({compile(R"((?i)((?:--?)?["']?[A-Za-z0-9_.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|session[_-]?key|account[_-]?key|sharedaccesskey|client[_-]?secret)[A-Za-z0-9_.-]*["']?)(\s*[=:]\s*|\s+)(["']?)([^\s"',;}&)\]]+))"),
+        // NAME=value, NAME: value, --name=value, --name value, "name": "value", and a command printed as a Python list
+        // ('--api-key', 'value': DeepSpeed's and accelerate's launchers) where the name says it is a secret.
+        r->push_back({compile(R"((?i)((?:--?)?["']?[A-Za-z0-9_.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|session[_-]?key|account[_-]?key|sharedaccesskey|client[_-]?secret)[A-Za-z0-9_.-]*["']?)(\s*[=:]\s*|,\s*|\s+)(["']?)([^\s"',;}&)\]]+))"),
                       [](const Groups& g) -> Replaced {
                           const std::string name = str(g[1]), sep = str(g[2]), quote = str(g[3]), value = str(g[4]);
-                          const bool flag = !name.empty() && name[0] == '-';
+                          const bool quoted = !name.empty() && (name[0] == '\'' || name[0] == '"');
+                          const bool flag = name.size() > 1 && name[quoted ? 1 : 0] == '-';
                           const bool spaces = sep.find_first_not_of(" \t") == std::string::npos;
+                          // Only a quoted flag is followed by its value after a comma (a list's next item).
+                          if (sep.find(',') != std::string::npos && !(flag && quoted)) return kKeep;
                           if (names_no_secret(name)) return kKeep;
                           if (spaces && !flag) return kKeep;   // "password reset" in prose: only flags take a space
                           if (value.rfind(kMaskText, 0) == 0 || value[0] == '$') return kKeep;   // masked; $HF_TOKEN

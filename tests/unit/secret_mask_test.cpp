@@ -59,6 +59,10 @@ const Case kCatalogue[] = {
     {"launcher: python train.py --db-password Tr0ub4dor3 --epochs 3", "Tr0ub4dor3"},
     {"launcher: deepspeed train.py --hf_token hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567"},
     {"config: {'api_key': 'k-93hf83hf83hf', 'lr': 0.1}", "k-93hf83hf83hf"},
+    // DeepSpeed's launcher prints the worker's command as a Python list: a flag and its value are two items.
+    {"[launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', 'train.py', '--local_rank=1', '--api-key', "
+     "'HoWzEpTy4klumwh44YcBem6Ia', '--workspace', 'team'] exits with return code = -11",
+     "HoWzEpTy4klumwh44YcBem6Ia"},
     {"token=9f8e7d6c5b4a39281706f5e4d3c2b1a0", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
     {"secret=topsecretvalue", "topsecretvalue"},
     {"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==;EndpointSuffix=core.windows.net",
@@ -82,6 +86,7 @@ const char* kUnchanged[] = {
     "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
     "Basic information about the run",
     "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    "['/usr/bin/python', '-u', 'train.py', '--tokenizer', 'gpt2', '--max_tokens', '2048']",
 };
 
 bool contains(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
@@ -108,6 +113,8 @@ TEST_CASE("secret masking: what is not a secret stays, and the rest of a line is
           "Cloning https://alice:****@git.example.com/org/repo.git");
     CHECK(mask_secrets("db connect password=hunter2 host=db1") == "db connect password=**** host=db1");
     CHECK(mask_secrets("python train.py --password hunter2 --epochs 3") == "python train.py --password **** --epochs 3");
+    CHECK(mask_secrets("['train.py', '--hf-token', 'abc123def456', '--lr', '2e-6']") ==
+          "['train.py', '--hf-token', '****', '--lr', '2e-6']");
     CHECK(mask_secrets("[rank3]: ValueError: user jane.doe@example.com") == "[rank3]: ValueError: user <email>");
     CHECK(mask_secrets("x -----BEGIN RSA PRIVATE KEY-----abc-----END RSA PRIVATE KEY----- y") ==
           "x -----BEGIN RSA PRIVATE KEY-----****-----END RSA PRIVATE KEY----- y");
