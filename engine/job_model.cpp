@@ -476,6 +476,31 @@ Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable&
 
 }  // namespace
 
+// A silent rank the others waited for, and one error of its host that no line ties to a rank (the kernel's Xid or
+// OOM-kill record naming a pid nobody claims), from before the others began to wait: the process that failed there
+// is the one that went silent. The error is taken as that rank's and names the failure; the confidence stays the
+// silence's (host and time tie them, not a pid or a bus).
+void adopt_for_silent_rank(JobModel& m, std::vector<Candidate>& cs, const ProcessTable& table) {
+    if (m.adopted || m.init.candidate || m.init.unranked.size() != 1 || !m.init.systemic.empty()) return;
+    auto silent = std::find_if(cs.begin(), cs.end(), [](const Candidate& c) { return c.strategy == Strategy::silent_rank; });
+    if (silent == cs.end() || cs.size() != 1 || !silent->rank) return;
+    const Process& unranked = *m.init.unranked.front();
+    const Event* e = unranked.first_initiating();
+    if (!e || !e->host) return;
+    const Process* rank_process = table.by_rank(*silent->rank);
+    if (rank_process && !rank_process->hosts.empty() &&
+        !std::any_of(rank_process->hosts.begin(), rank_process->hosts.end(),
+                     [&](const std::string& h) { return short_host_name(h) == short_host_name(*e->host); }))
+        return;
+    if (m.stall.detected && before(*m.stall.detected, *e).value_or(false)) return;
+    m.adopted = e;
+    silent->evidence.push_back(e);
+    silent->reason += " The only error here that no line ties to a rank, \"" + excerpt(e->evidence.text, 100) + "\" (" +
+                      *e->host + "), comes from before the others began to wait: taken as rank " +
+                      std::to_string(*silent->rank) + "'s failure.";
+    m.init.unranked.clear();
+}
+
 JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     JobModel m;
     m.world = table.world_size();
@@ -538,18 +563,31 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
             cs.empty() && m.init.systemic.empty() && m.init.unordered.empty() && m.init.unranked.empty() &&
             m.init.disagreeing.empty();
         const bool supports = std::any_of(cs.begin(), cs.end(), [&](const Candidate& x) { return x.process == c->process; });
-        const bool explains_unranked =
-            cs.empty() && m.init.unranked.size() == 1 && m.init.unranked.front()->group == c->process->group;
+        // The one error printed without a rank may also have been ordered first among the job's errors (an
+        // unprefixed traceback before a kernel record): it is still the only error of the agent's node.
+        const Process* unranked = m.init.unranked.size() == 1 ? m.init.unranked.front() : nullptr;
+        const bool ordered_unranked = !unranked && cs.size() == 1 && m.init.candidate &&
+                                      cs.front().process == m.init.candidate->process && cs.front().process &&
+                                      !cs.front().process->rank && !cs.front().process->local_rank;
+        if (ordered_unranked) unranked = cs.front().process;
+        const bool explains_unranked = unranked && (cs.empty() || (ordered_unranked && !c->process->first_initiating())) &&
+                                       unranked->group == c->process->group;
         if (explains_unranked) {
-            m.adopted = m.init.unranked.front()->first_initiating();
+            if (ordered_unranked) {
+                cs.clear();
+                m.init.candidate.reset();
+            }
+            m.adopted = unranked->first_initiating();
             c->strength = Strength::medium;
             c->evidence.push_back(m.adopted);
-            c->reason += " The only error of its node, \"" + excerpt(m.adopted->evidence.text, 100) +
-                         "\", is printed without a rank, so it is taken as that worker's.";
+            c->reason += " The error its node's output prints without a rank, \"" + excerpt(m.adopted->evidence.text, 100) +
+                         "\", is taken as that worker's.";
             m.init.unranked.clear();
         }
         if (nothing_else || supports || explains_unranked) cs.push_back(*c);
     }
+
+    adopt_for_silent_rank(m, cs, table);
 
     // Suspects name workers: one target per process, or per rank for a rank with no output here.
     std::map<const void*, std::size_t> targets;

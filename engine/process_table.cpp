@@ -1,6 +1,7 @@
 #include "engine/process_table.hpp"
 
 #include "engine/job_topology.hpp"
+#include "engine/pci_address.hpp"
 #include "engine/re2_captures.hpp"
 #include "engine/time_order.hpp"
 
@@ -240,23 +241,7 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
     }
 }
 
-namespace {
-
-// An Xid's `PCI:0000:ab:00` and NCCL's `busId ab000` name the same device: NCCL prints the digits of
-// `domain:bus:device.function` as one hex number.
-std::optional<std::string> bus_id_of_pci(std::string pci) {
-    if (pci.rfind("PCI:", 0) == 0) pci = pci.substr(4);
-    std::string digits;
-    bool has_function = pci.find('.') != std::string::npos;
-    for (char c : pci)
-        if (std::isxdigit(static_cast<unsigned char>(c))) digits += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (digits.empty()) return std::nullopt;
-    if (!has_function) digits += '0';
-    std::size_t nz = digits.find_first_not_of('0');
-    return nz == std::string::npos ? std::string("0") : digits.substr(nz);
-}
-
-}  // namespace
+// An Xid's `PCI:0000:ab:00` and NCCL's `busId ab000` name the same device (engine/pci_address.hpp).
 
 // A kernel line about a GPU and a process that are not the job's: NCCL's Init COMPLETE lines list the job's GPUs
 // (bus ids) and worker pids, and the line names neither (another user's process faulting on another GPU).

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "engine/evidence_text.hpp"
+#include "engine/pci_address.hpp"
 #include "engine/time_order.hpp"
 #include "engine/wording.hpp"
 
@@ -95,6 +96,7 @@ public:
         if (pool_.empty()) return out;
         prefer_own_lines();
         absorb_unnamed();
+        one_device_observed();
         if (set_aside_rank_comparisons(out)) return out;
         if (whole_job()) {
             out.systemic = pool_;
@@ -131,6 +133,28 @@ private:
             for (const Process* p : pool_)
                 if (first(p)->from_launcher && precedes(*first(p), *first(d)).value_or(false)) return;
         pool_ = direct;
+    }
+
+    // Reports of one GPU's failure by several observers (the kernel's Xid in kern.log, nvidia-smi's "GPU is lost"
+    // pasted beside the training log): no worker among them, every report naming the same PCI device. One failure
+    // seen several times, not several processes failing alike: the earliest report stands for it.
+    void one_device_observed() {
+        if (pool_.size() < 2) return;
+        std::optional<std::string> device;
+        for (const Process* p : pool_) {
+            if (p->rank || p->local_rank) return;
+            const auto pci = first(p)->captures.find("pci");
+            if (pci == first(p)->captures.end()) return;
+            const auto bus = bus_id_of_pci(pci->second);
+            if (!bus || (device && *device != *bus)) return;
+            device = bus;
+        }
+        const auto earliest = std::min_element(pool_.begin(), pool_.end(), [&](const Process* a, const Process* b) {
+            const bool a_dated = first(a)->time_exact, b_dated = first(b)->time_exact;
+            if (a_dated != b_dated) return a_dated;   // a dated report over one with no time of its own
+            return precedes(*first(a), *first(b)).value_or(first(a)->order < first(b)->order);
+        });
+        pool_ = {*earliest};
     }
 
     // Lines with no rank at all, in a group where exactly one named process (a rank, or a local rank such as
