@@ -469,6 +469,12 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
         ev.host = a.host ? a.host : srun.host.empty() ? std::nullopt : std::optional<std::string>(srun.host);
         // srun's line about one task ("srun: error: node-b07: task 11: Out Of Memory") names its subject.
         if (srun.task) ev.captures.try_emplace("task", std::to_string(*srun.task));
+        // srun's line about several tasks ("tasks 4-7: Exited with exit code 1") names them all.
+        if (!srun.tasks.empty()) {
+            std::string listed;
+            for (int task : srun.tasks) listed += (listed.empty() ? "" : ",") + std::to_string(task);
+            ev.captures.try_emplace("tasks", listed);
+        }
         ev.cuda_dev = a.cuda_dev;
         ev.attempt = attempt;
         ev.process_group = a.process_group;

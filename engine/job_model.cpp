@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/bounded_number.hpp"
 #include "engine/evidence_text.hpp"
 #include "engine/job_topology.hpp"
 #include "engine/time_order.hpp"
@@ -501,6 +502,34 @@ void adopt_for_silent_rank(JobModel& m, std::vector<Candidate>& cs, const Proces
     m.init.unranked.clear();
 }
 
+// srun's report that several tasks exited ("srun: error: node: tasks 4-7: Exited with exit code 1") says nothing of
+// why; when every task it lists printed an error of its own (each task's `N: ` lines), those errors are why, and the
+// report is no failure to place (not an exit left unexplained, nor an error whose rank is missing).
+void ignore_explained_task_lists(const ProcessTable& table, const Timeline& t, std::set<const Event*>& ignored) {
+    auto task_reported = [&](int task) {
+        return std::any_of(table.processes().begin(), table.processes().end(), [&](const Process& p) {
+            return t.groups[p.group].srun_task == task &&
+                   std::any_of(p.events.begin(), p.events.end(), [&](const Event* e) {
+                       return e->role != Role::context && !e->captures.count("tasks");
+                   });
+        });
+    };
+    for (const Process& p : table.processes())
+        for (const Event* e : p.events) {
+            const auto listed = e->captures.find("tasks");
+            if (listed == e->captures.end() || !e->signature->fallback || ignored.count(e)) continue;
+            bool all = true;
+            std::string_view rest = listed->second;
+            while (all && !rest.empty()) {
+                const std::size_t comma = rest.find(',');
+                const auto task = parse_bounded<int>(rest.substr(0, comma), 0, kMaxWorld);
+                all = task && task_reported(*task);
+                rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+            }
+            if (all) ignored.insert(e);
+        }
+}
+
 JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     JobModel m;
     m.world = table.world_size();
@@ -523,6 +552,8 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
                 ignored.insert(e);
             }
         }
+
+    ignore_explained_task_lists(table, t, ignored);
 
     for (const Process& p : table.processes())
         for (const Event* e : p.events)

@@ -113,9 +113,10 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
             out.host_ranks[host];
             const auto tasks = task_list(list);
             // A list too wide, or a task number no job has, names no task: the host is still known.
-            if (!tasks) return {host, std::nullopt};
+            if (!tasks) return {host, std::nullopt, {}};
             for (int t : *tasks) out.task_hosts[t] = host;
-            return {host, tasks->size() == 1 ? std::optional<int>(tasks->front()) : std::nullopt};
+            if (tasks->size() == 1) return {host, tasks->front(), {}};
+            return {host, std::nullopt, *tasks};
         }
     }
     return {};

@@ -34,7 +34,8 @@ struct JobTopology {
 // What an srun error line is about: its node, and its task when it names exactly one.
 struct SrunSubject {
     std::string host;                  // empty when the line is no srun error line
-    std::optional<int> task;
+    std::optional<int> task;           // the task, when the line names one
+    std::vector<int> tasks;            // every task the line names (`tasks 4-7`), when it names several
 };
 
 SrunSubject read_topology_line(std::string_view body, JobTopology& out);
