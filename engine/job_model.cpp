@@ -506,14 +506,12 @@ void adopt_for_silent_rank(JobModel& m, std::vector<Candidate>& cs, const Proces
 // why; when every task it lists printed an error of its own (each task's `N: ` lines), those errors are why, and the
 // report is no failure to place (not an exit left unexplained, nor an error whose rank is missing).
 void ignore_explained_task_lists(const ProcessTable& table, const Timeline& t, std::set<const Event*>& ignored) {
-    auto task_reported = [&](int task) {
-        return std::any_of(table.processes().begin(), table.processes().end(), [&](const Process& p) {
-            return t.groups[p.group].srun_task == task &&
-                   std::any_of(p.events.begin(), p.events.end(), [&](const Event* e) {
-                       return e->role != Role::context && !e->captures.count("tasks");
-                   });
-        });
-    };
+    std::set<int> reported;   // srun tasks that printed an error of their own (not srun's report about them)
+    for (const Process& p : table.processes())
+        if (const auto task = t.groups[p.group].srun_task)
+            if (std::any_of(p.events.begin(), p.events.end(),
+                            [](const Event* e) { return e->role != Role::context && !e->captures.count("tasks"); }))
+                reported.insert(*task);
     for (const Process& p : table.processes())
         for (const Event* e : p.events) {
             const auto listed = e->captures.find("tasks");
@@ -523,7 +521,7 @@ void ignore_explained_task_lists(const ProcessTable& table, const Timeline& t, s
             while (all && !rest.empty()) {
                 const std::size_t comma = rest.find(',');
                 const auto task = parse_bounded<int>(rest.substr(0, comma), 0, kMaxWorld);
-                all = task && task_reported(*task);
+                all = task && reported.count(*task);
                 rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
             }
             if (all) ignored.insert(e);
