@@ -475,8 +475,6 @@ Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable&
     return s;
 }
 
-}  // namespace
-
 // A silent rank the others waited for, and one error of its host that no line ties to a rank (the kernel's Xid or
 // OOM-kill record naming a pid nobody claims), from before the others began to wait: the process that failed there
 // is the one that went silent. The error is taken as that rank's and names the failure; the confidence stays the
@@ -528,19 +526,41 @@ void ignore_explained_task_lists(const ProcessTable& table, const Timeline& t, s
         }
 }
 
-JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
-    JobModel m;
-    m.world = table.world_size();
-    m.unseen = table.unseen_ranks(m.world);
-    m.stall = find_stall(table);
-    find_consequences(table, m);
-    m.fallout = find_fallout(table);
-    m.duplicate_ranks = find_duplicate_ranks(table);
-    m.overfull_world = find_overfull_world(table);
-    m.facts.overfull_world = !m.overfull_world.empty();
-    if (!m.duplicate_ranks.empty()) mark_outside_ends_as_consequences(table, m);
-    std::set<const Event*> ignored(m.consequences.begin(), m.consequences.end());
-    ignored.insert(m.fallout.begin(), m.fallout.end());
+// The agent's first exit is weak: it counts when nothing else decides, when it supports the lead, or when it names
+// the rank of an error printed without one on the same node (then that error is adopted as the worker's).
+void consider_agent_first_exit(JobModel& m, std::vector<Candidate>& cs, const ProcessTable& table, const Timeline& t) {
+    auto c = agent_first_exit_strategy(table, t);
+    if (!c) return;
+    const bool nothing_else = cs.empty() && m.init.systemic.empty() && m.init.unordered.empty() &&
+                              m.init.unranked.empty() && m.init.disagreeing.empty();
+    const bool supports = std::any_of(cs.begin(), cs.end(), [&](const Candidate& x) { return x.process == c->process; });
+    // The one error printed without a rank may also have been ordered first among the job's errors (an unprefixed
+    // traceback before a kernel record): it is still the only error of the agent's node.
+    const Process* unranked = m.init.unranked.size() == 1 ? m.init.unranked.front() : nullptr;
+    const bool ordered_unranked = !unranked && cs.size() == 1 && m.init.candidate &&
+                                  cs.front().process == m.init.candidate->process && cs.front().process &&
+                                  !cs.front().process->rank && !cs.front().process->local_rank;
+    if (ordered_unranked) unranked = cs.front().process;
+    const bool explains_unranked = unranked && (cs.empty() || (ordered_unranked && !c->process->first_initiating())) &&
+                                   unranked->group == c->process->group;
+    if (explains_unranked) {
+        if (ordered_unranked) {
+            cs.clear();
+            m.init.candidate.reset();
+        }
+        m.adopted = unranked->first_initiating();
+        c->strength = Strength::medium;
+        c->evidence.push_back(m.adopted);
+        c->reason += " The error its node's output prints without a rank, \"" + excerpt(m.adopted->evidence.text, 100) +
+                     "\", is taken as that worker's.";
+        m.init.unranked.clear();
+    }
+    if (nothing_else || supports || explains_unranked) cs.push_back(*c);
+}
+
+// Errors of the whole job whose line does not say why it ended (the agent's "Received SIGTERM"): no verdict of
+// their own; the sender is the missing fact.
+void collect_unexplained_ends(const ProcessTable& table, JobModel& m, std::set<const Event*>& ignored) {
     for (const Process& p : table.processes())
         for (const Event* e : p.events) {
             const Entry& entry = *e->signature->entry;
@@ -550,9 +570,11 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
                 ignored.insert(e);
             }
         }
+}
 
-    ignore_explained_task_lists(table, t, ignored);
-
+// Job-wide configurations the logs show (no node served the store, a private rendezvous, NCCL on loopback, a
+// timeout shorter than the work, the first collective never finishing, duplicate ranks).
+void find_configuration_facts(const ProcessTable& table, const Timeline& t, JobModel& m) {
     for (const Process& p : table.processes())
         for (const Event* e : p.events)
             if (e->role != Role::context) m.facts.any_failure = true;
@@ -567,8 +589,10 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     m.first_collective_hung = find_first_collective_hung(table, m.world);
     m.facts.first_collective_hung = !m.first_collective_hung.empty();
     m.facts.duplicate_ranks = !m.duplicate_ranks.empty();
+}
 
-    m.init = initiating_event_strategy(table, ignored);
+// Every strategy's candidate, in the order the decision reads them.
+void collect_candidates(const ProcessTable& table, const Timeline& t, JobModel& m) {
     std::vector<Candidate>& cs = m.candidates;
     if (m.init.candidate) cs.push_back(*m.init.candidate);
     if (auto c = silent_rank_strategy(table, t, m.world)) cs.push_back(*c);
@@ -584,55 +608,51 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     }
     if (auto c = work_minority_strategy(table)) cs.push_back(*c);
     if (auto c = own_end_strategy(table, t)) cs.push_back(*c);
-
-    // The agent's first exit is weak: it counts when nothing else decides, when it supports the lead, or when it
-    // names the rank of an error printed without one on the same node.
-    if (auto c = agent_first_exit_strategy(table, t)) {
-        const bool nothing_else =
-            cs.empty() && m.init.systemic.empty() && m.init.unordered.empty() && m.init.unranked.empty() &&
-            m.init.disagreeing.empty();
-        const bool supports = std::any_of(cs.begin(), cs.end(), [&](const Candidate& x) { return x.process == c->process; });
-        // The one error printed without a rank may also have been ordered first among the job's errors (an
-        // unprefixed traceback before a kernel record): it is still the only error of the agent's node.
-        const Process* unranked = m.init.unranked.size() == 1 ? m.init.unranked.front() : nullptr;
-        const bool ordered_unranked = !unranked && cs.size() == 1 && m.init.candidate &&
-                                      cs.front().process == m.init.candidate->process && cs.front().process &&
-                                      !cs.front().process->rank && !cs.front().process->local_rank;
-        if (ordered_unranked) unranked = cs.front().process;
-        const bool explains_unranked = unranked && (cs.empty() || (ordered_unranked && !c->process->first_initiating())) &&
-                                       unranked->group == c->process->group;
-        if (explains_unranked) {
-            if (ordered_unranked) {
-                cs.clear();
-                m.init.candidate.reset();
-            }
-            m.adopted = unranked->first_initiating();
-            c->strength = Strength::medium;
-            c->evidence.push_back(m.adopted);
-            c->reason += " The error its node's output prints without a rank, \"" + excerpt(m.adopted->evidence.text, 100) +
-                         "\", is taken as that worker's.";
-            m.init.unranked.clear();
-        }
-        if (nothing_else || supports || explains_unranked) cs.push_back(*c);
-    }
-
+    consider_agent_first_exit(m, cs, table, t);
     adopt_for_silent_rank(m, cs, table);
+}
 
-    // Suspects name workers: one target per process, or per rank for a rank with no output here.
+// Suspects name workers: one target per process, or per rank for a rank with no output here.
+void assign_suspects(const ProcessTable& table, const std::set<const Event*>& ignored, JobModel& m) {
     std::map<const void*, std::size_t> targets;
     std::map<int, std::size_t> rank_targets;
-    for (Candidate& c : cs) {
+    for (Candidate& c : m.candidates) {
         if (c.process && c.process->rank) c.rank = c.process->rank;
         Suspect s = suspect_of(c, m.adopted, table, m.stall, m.world, ignored);
         if (c.rank) s.target = rank_targets.try_emplace(*c.rank, rank_targets.size() + 1000000).first->second;
         else s.target = targets.try_emplace(c.process, targets.size()).first->second;
         m.facts.suspects.push_back(std::move(s));
     }
+}
+
+}  // namespace
+
+JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
+    JobModel m;
+    m.world = table.world_size();
+    m.unseen = table.unseen_ranks(m.world);
+    m.stall = find_stall(table);
+    find_consequences(table, m);
+    m.fallout = find_fallout(table);
+    m.duplicate_ranks = find_duplicate_ranks(table);
+    m.overfull_world = find_overfull_world(table);
+    m.facts.overfull_world = !m.overfull_world.empty();
+    if (!m.duplicate_ranks.empty()) mark_outside_ends_as_consequences(table, m);
+    std::set<const Event*> ignored(m.consequences.begin(), m.consequences.end());
+    ignored.insert(m.fallout.begin(), m.fallout.end());
+    collect_unexplained_ends(table, m, ignored);
+    ignore_explained_task_lists(table, t, ignored);
+    find_configuration_facts(table, t, m);
+
+    m.init = initiating_event_strategy(table, ignored);
+    collect_candidates(table, t, m);
+    assign_suspects(table, ignored, m);
+
     m.facts.systemic = !m.init.systemic.empty();
     m.facts.systemic_inferred = m.facts.systemic && m.init.systemic_inferred;
     m.facts.outside_end_without_workers = m.facts.systemic && outside_end_without_workers(table, m.init.systemic);
     m.facts.ranks_disagree = !m.init.disagreeing.empty();
-    if (cs.empty() && m.init.systemic.empty() && m.init.unranked.empty() && m.init.unordered.empty() &&
+    if (m.candidates.empty() && m.init.systemic.empty() && m.init.unranked.empty() && m.init.unordered.empty() &&
         m.init.disagreeing.empty()) {
         m.finished = find_finished(table);
         m.facts.after_finish = !m.finished.empty();
