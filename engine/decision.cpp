@@ -59,6 +59,7 @@ MissingFact missing_without_suspect(const JobFacts& f) {
     if (f.ranks_disagree) return MissingFact::divergent_rank;
     if (f.unranked_failure) return MissingFact::unranked_process;
     if (f.unordered_failures) return MissingFact::order_of_failures;
+    if (f.sequences_diverged) return MissingFact::diverged_path;
     return MissingFact::collateral_only;
 }
 

@@ -11,7 +11,8 @@
 //   2. A suspect contradicted by another of at least medium strength that names a different rank is never
 //      named: the verdict is undetermined, and the missing fact is what would order the two.
 //   3. With no suspect, failures that are all checks comparing ranks leave it undetermined: the values compared,
-//      not the ranks raising the error, say which one diverged (never "the same fault everywhere").
+//      not the ranks raising the error, say which one diverged (never "the same fault everywhere"); so do ranks
+//      that ran different collectives under one sequence number (the code path that differs is the missing fact).
 //   4. With no suspect, every rank hung in its first collective is systemic at low confidence (an inference from all
 //      of them having arrived); the other job-wide facts are systemic at medium.
 //   5. Confidence is calibrated by the independent kinds of support the agreeing suspects bring:
@@ -79,6 +80,7 @@ enum class MissingFact {
     collateral_only,     // only collateral errors are here: the initiator wrote to a log that is not
     workers_output,      // the job was ended from outside and no worker's output says what it was doing before
     divergent_rank,      // a check comparing ranks failed: the values each rank compared say which one diverged
+    diverged_path,       // ranks ran different collectives under one sequence number: which rank's code path differs
 };
 
 struct JobFacts {
@@ -109,6 +111,9 @@ struct JobFacts {
     // The only failures are checks that compare values across ranks (Mark::compares_ranks), and nothing names the
     // rank whose values differ.
     bool ranks_disagree = false;
+    // One rank timed out in a work another rank had completed: the ranks issued different collectives under one
+    // sequence number, so being behind names no one (strategies.hpp, find_diverged_sequences).
+    bool sequences_diverged = false;
     int unseen_ranks = 0;            // ranks of the world with no output in these inputs
 };
 

@@ -589,6 +589,8 @@ void find_configuration_facts(const ProcessTable& table, const Timeline& t, JobM
     m.first_collective_hung = find_first_collective_hung(table, m.world);
     m.facts.first_collective_hung = !m.first_collective_hung.empty();
     m.facts.duplicate_ranks = !m.duplicate_ranks.empty();
+    m.diverged_sequences = find_diverged_sequences(table);
+    m.facts.sequences_diverged = m.diverged_sequences.has_value();
 }
 
 // Every strategy's candidate, in the order the decision reads them.

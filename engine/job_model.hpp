@@ -71,6 +71,9 @@ struct JobModel {
     // A store-based barrier that counted more processes joining than the world size (`world_size=2, worker_count=4`):
     // more workers were started than the world has. The barrier's lines that say so.
     std::vector<const Event*> overfull_world;
+    // One rank timed out waiting in a work another rank of its group had completed: the two ran different collectives
+    // under one number (strategies.hpp, find_diverged_sequences).
+    std::optional<DivergedSequences> diverged_sequences;
     InitiatingResult init;                           // the initiating strategy's view, consequences left out
     const Event* adopted = nullptr;                  // an unranked error the agent's first exit explains
     std::vector<Candidate> candidates;               // parallel to facts.suspects

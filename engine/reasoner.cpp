@@ -1,6 +1,7 @@
 #include "engine/reasoner.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <set>
@@ -631,6 +632,33 @@ void explain_collateral_only(const Context& c, Diagnosis& d) {
                         "); search it for " + terms + ".");
 }
 
+// A rank waits in a work another rank of its group completed: the two issued different collectives under one number.
+void explain_diverged_path(const Context& c, Diagnosis& d) {
+    const DivergedSequences& v = *c.m.diverged_sequences;
+    add_evidence(d, v.wait->evidence);
+    add_evidence(d, v.completed->evidence);
+    d.failure = v.wait->signature->entry;
+    const std::string waiting = v.waiting->name(), ahead = v.ahead->name();
+    std::string sentence_start = waiting;
+    if (!sentence_start.empty())
+        sentence_start[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence_start[0])));
+    const std::string work = std::to_string(v.work);
+    d.reasoning.push_back(sentence_start + " timed out waiting in NCCL work " + work + " (" + where_of(*v.wait) + "), which " +
+                          ahead + " had completed (its last completed work is " + std::to_string(v.ahead_completed) +
+                          ", " + where_of(*v.completed) + "). A collective completes only when every rank of the "
+                          "group runs it, so the two issued different collectives under the same number: their code "
+                          "paths diverged (a collective run on some ranks only, or skipped on some). Being behind in "
+                          "sequence numbers does not say which rank took the wrong path.");
+    d.missing.push_back("Which rank's code path diverged, and where: rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (it "
+                        "compares every collective across ranks and names the rank whose collective differs), or "
+                        "compare the collectives each rank recorded around work " + work + " in Flight Recorder "
+                        "dumps (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, TORCH_NCCL_DUMP_ON_TIMEOUT=1, then torchfrtrace). "
+                        "Look first at code that runs a collective on some ranks only (checkpoint saving, "
+                        "evaluation, logging, an early exit from the data loop) just before it. Should the ranks prove "
+                        "to run the same collectives, " + waiting + "'s side of work " + work + " never finished on "
+                        "its GPU: look for a GPU or link fault on its host (dmesg for Xid).");
+}
+
 void explain_undetermined(const Context& c, Diagnosis& d) {
     d.undetermined = true;
     d.confidence = std::string(to_string(Confidence::low));
@@ -639,6 +667,7 @@ void explain_undetermined(const Context& c, Diagnosis& d) {
         case MissingFact::order_of_failures: explain_unordered(c, d); break;
         case MissingFact::signals_disagree: explain_disagreement(c, d); break;
         case MissingFact::divergent_rank: explain_divergence(c, d); break;
+        case MissingFact::diverged_path: explain_diverged_path(c, d); break;
         case MissingFact::collateral_only:
         case MissingFact::workers_output:   // systemic only; undetermined never carries it
         case MissingFact::none: explain_collateral_only(c, d); break;

@@ -374,9 +374,64 @@ std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const T
     return c;
 }
 
+namespace {
+
+// One rank's progress in one process group, from its own watchdog lines: the earliest work it timed out on, and
+// the last work it completed ("last completed NCCL work: N", or the work before the one it timed out on: the
+// watchdog checks works in the order they were enqueued, so an earlier work still pending would have timed out first).
+struct GroupProgress {
+    std::optional<long long> timed_out;
+    const Event* timed_out_event = nullptr;
+    long long completed = -1;
+    const Event* completed_event = nullptr;
+};
+
+std::map<std::string, GroupProgress> progress_by_group(const Process& p) {
+    std::map<std::string, GroupProgress> out;
+    for (const Event* e : p.direct_collateral) {
+        GroupProgress& g = out[e->process_group];
+        if (auto seq = e->number("seq"); seq && (!g.timed_out || *seq < *g.timed_out)) {
+            g.timed_out = seq;
+            g.timed_out_event = e;
+        }
+        long long done = e->number("last_completed").value_or(-1);
+        if (auto seq = e->number("seq")) done = std::max(done, *seq - 1);
+        const bool states_it = e->captures.count("last_completed") > 0;   // prefer the line that says it
+        if (done > g.completed || (done == g.completed && states_it && !g.completed_event->captures.count("last_completed"))) {
+            g.completed = done;
+            g.completed_event = e;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<DivergedSequences> find_diverged_sequences(const ProcessTable& table) {
+    std::vector<std::pair<const Process*, std::map<std::string, GroupProgress>>> ranks;
+    for (const Process& p : table.processes())
+        if (p.rank) ranks.emplace_back(&p, progress_by_group(p));
+    for (const auto& [waiting, its] : ranks)
+        for (const auto& [group, mine] : its) {
+            if (!mine.timed_out) continue;
+            for (const auto& [other, theirs] : ranks) {
+                if (other == waiting) continue;
+                auto g = theirs.find(group);
+                if (g == theirs.end() || g->second.completed < *mine.timed_out) continue;
+                if (mine.timed_out_event->attempt != g->second.completed_event->attempt) continue;
+                return DivergedSequences{waiting, mine.timed_out_event, other, g->second.completed_event,
+                                         *mine.timed_out, g->second.completed};
+            }
+        }
+    return std::nullopt;
+}
+
 // NCCL sequence numbers count per process group: a rank's work in one group says nothing of another group's, so
-// the work the others timed out on and what each rank enqueued are compared within one group only.
+// the work the others timed out on and what each rank enqueued are compared within one group only. A rank behind
+// the others that itself waits in a work another rank completed did not stall: the ranks ran different collectives
+// under one number (find_diverged_sequences), and being behind says nothing of who diverged.
 std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table) {
+    if (find_diverged_sequences(table)) return std::nullopt;
     std::map<std::string, long long> timed_out_at;   // per process group
     for (const Process& p : table.processes())
         for (const Event* e : p.direct_collateral)

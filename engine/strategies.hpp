@@ -66,6 +66,19 @@ std::size_t interleaved_reports(const Process& p);
 InitiatingResult initiating_event_strategy(const ProcessTable& table, const std::set<const Event*>& ignored = {});
 std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world);
 std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table);
+// Two ranks of one process group that disagree on what a work number was: one rank timed out waiting in work N, and
+// another rank of the group had completed N (its "last completed NCCL work", or a later work it timed out on). A
+// collective completes only when every rank runs it, so the two issued different collectives under that number:
+// they took different code paths.
+struct DivergedSequences {
+    const Process* waiting = nullptr;     // the rank that timed out in `work`
+    const Event* wait = nullptr;          // its timeout
+    const Process* ahead = nullptr;       // a rank of the same group that had completed `work`
+    const Event* completed = nullptr;     // its line that says so
+    long long work = 0;                   // the sequence number
+    long long ahead_completed = 0;        // the last work `ahead` completed (>= work)
+};
+std::optional<DivergedSequences> find_diverged_sequences(const ProcessTable& table);
 std::optional<Candidate> desync_strategy(const ProcessTable& table);
 std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, const Timeline& t);
 std::optional<Candidate> mismatch_minority_strategy(const ProcessTable& table);

@@ -135,6 +135,20 @@ TEST_CASE("decision: without a suspect, what is missing follows what the logs sh
     CHECK(d.confidence == Confidence::medium);
 }
 
+TEST_CASE("decision: ranks that ran different collectives under one number leave the code path as the missing fact") {
+    JobFacts f;
+    f.any_failure = true;
+    f.sequences_diverged = true;
+    Decision d = decide(f);
+    CHECK(d.outcome == Outcome::undetermined);
+    CHECK(d.missing == MissingFact::diverged_path);
+    // A rank that failed on its own still leads: the divergence is then how the others saw it.
+    f.suspects = {own_error(2)};
+    d = decide(f);
+    CHECK(d.outcome == Outcome::determined);
+    CHECK(d.missing == MissingFact::none);
+}
+
 TEST_CASE("decision: a launch no node could serve, or a limit no collective meets, is the whole job's") {
     for (bool JobFacts::*fact : {&JobFacts::no_node_served_store, &JobFacts::timeout_too_short}) {
         JobFacts f;

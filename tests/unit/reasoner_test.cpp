@@ -102,13 +102,45 @@ TEST_CASE("reasoner: the rank that never enqueued the timed-out SeqNum is the la
     for (int r : {0, 1, 2})
         log += "[rank" + std::to_string(r) + "]:[E ProcessGroupNCCL.cpp:1537] [PG 0 Rank " + std::to_string(r) +
                "] Timeout at NCCL work: 1203, last enqueued NCCL work: 1203, last completed NCCL work: 1202.\n";
-    log += "[rank3]:[E ProcessGroupNCCL.cpp:1537] [PG 0 Rank 3] Exception (either an error or timeout) detected by "
-           "watchdog at work: 1202, last enqueued NCCL work: 1202, last completed NCCL work: 1201.\n";
+    // Rank 3 completed 1202 with the others and never issued 1203: it stalled before the collective.
+    log += "[rank3]:[I ProcessGroupNCCL.cpp:1890] [PG 0 Rank 3] NCCL Work update periodically: last enqueued NCCL "
+           "work: 1202, last completed NCCL work: 1202.\n";
     const Report r = run({{"all.log", log}});
     const Diagnosis& d = only(r);
     REQUIRE(d.initiating_rank);
     CHECK(*d.initiating_rank == 3);
     CHECK(has_strategy(d, "sequence-lag"));
+}
+
+TEST_CASE("reasoner: a rank behind that waits in a work another rank completed is no laggard: the paths diverged") {
+    // Rank 1 timed out in work 313, which rank 0 completed (it timed out in 315, last completed 314): a collective
+    // completes only when every rank runs it, so the two ran different collectives under 313. Being behind names no
+    // one; which rank's code path differs is the missing fact.
+    const std::string log =
+        "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=313, "
+        "OpType=_ALLGATHER_BASE, NumelIn=262668288, NumelOut=525336576, Timeout(ms)=600000) ran for 600010 milliseconds "
+        "before timing out.\n"
+        "[rank0]:[E ProcessGroupNCCL.cpp:563] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=315, "
+        "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600095 milliseconds before timing out.\n"
+        "[rank0]:[E ProcessGroupNCCL.cpp:1537] [PG 0 Rank 0] Timeout at NCCL work: 315, last enqueued NCCL work: 315, "
+        "last completed NCCL work: 314.\n";
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(d.initiating_rank);
+    CHECK(d.undetermined);
+    CHECK_FALSE(has_strategy(d, "sequence-lag"));
+    REQUIRE_FALSE(d.missing.empty());
+    CHECK(d.missing.front().find("TORCH_DISTRIBUTED_DEBUG=DETAIL") != std::string::npos);
+    CHECK(d.missing.front().find("work 313") != std::string::npos);
+    // The same numbers in different groups say nothing of each other: rank 1's wait in PG 3 is no divergence.
+    const std::string other_group =
+        "[rank1]:[E ProcessGroupNCCL.cpp:563] [PG 3 Rank 0] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=313, OpType=ALLGATHER, NumelIn=1, NumelOut=2, Timeout(ms)=600000) ran for 600010 milliseconds "
+        "before timing out.\n" + log.substr(log.find("[rank0]"));
+    const Report gr = run({{"console.log", other_group}});
+    const Diagnosis& g = only(gr);
+    REQUIRE_FALSE(g.missing.empty());
+    CHECK(g.missing.front().find("TORCH_DISTRIBUTED_DEBUG=DETAIL") == std::string::npos);
 }
 
 TEST_CASE("reasoner: only collateral from half the world is undetermined, with the missing ranks named") {
@@ -648,8 +680,8 @@ TEST_CASE("reasoner: sequence numbers are compared within one process group only
     // In the same group, the rank behind is named.
     std::string same;
     for (int r = 0; r < 3; ++r) same += watchdog(r, 900);
-    same += "[rank3]:[E1023 14:22:03.123456789 ProcessGroupNCCL.cpp:629] [Rank 3] Timeout at NCCL work: 899, last "
-            "enqueued NCCL work: 899, last completed NCCL work: 898.\n";
+    same += "[rank3]:[I1023 14:22:03.123456789 ProcessGroupNCCL.cpp:1890] [PG 0 Rank 3] NCCL Work update periodically: "
+            "last enqueued NCCL work: 899, last completed NCCL work: 899.\n";
     const Report s = run({{"console.log", same}});
     CHECK(has_strategy(only(s), "sequence-lag"));
     REQUIRE(only(s).initiating_rank);
