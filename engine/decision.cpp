@@ -97,7 +97,7 @@ Decision decide(const JobFacts& f) {
             if (f.unseen_ranks > 0 && !job_wide_fact) d.confidence = Confidence::low;
             return d;
         }
-        if (!f.ranks_disagree && (f.first_collective_hung || f.duplicate_ranks)) {
+        if (!f.ranks_disagree && (f.first_collective_hung || f.duplicate_ranks || f.one_peer_unreachable)) {
             d.outcome = Outcome::systemic;
             d.confidence = Confidence::low;
             return d;

@@ -13,8 +13,9 @@
 //   3. With no suspect, failures that are all checks comparing ranks leave it undetermined: the values compared,
 //      not the ranks raising the error, say which one diverged (never "the same fault everywhere"); so do ranks
 //      that ran different collectives under one sequence number (the code path that differs is the missing fact).
-//   4. With no suspect, every rank hung in its first collective is systemic at low confidence (an inference from all
-//      of them having arrived); the other job-wide facts are systemic at medium.
+//   4. With no suspect, every rank hung in its first collective, or every rank failing to reach one peer, is systemic
+//      at low confidence (an inference from all of them failing alike); the other job-wide facts are systemic at
+//      medium.
 //   5. Confidence is calibrated by the independent kinds of support the agreeing suspects bring:
 //      two or more kinds → high, one → medium, silence or order alone → low. A world whose ranks are not all
 //      in the logs, or a global rank that is inferred rather than read, caps it at medium.
@@ -100,6 +101,9 @@ struct JobFacts {
     // Every rank of the world waited in its first collective, none with an error of its own: the transport, not a
     // rank. An inference from every rank having arrived, so low.
     bool first_collective_hung = false;
+    // Every rank of the world failed to reach the same peer, its own host's ranks too, none with an error of its own:
+    // the address or the network path, not a rank. An inference from all of them failing alike, so low.
+    bool one_peer_unreachable = false;
     // Two processes announced one global rank and some ranks of the world none: ranks were given out twice. Read from
     // counting announcements, so low.
     bool duplicate_ranks = false;

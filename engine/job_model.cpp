@@ -241,6 +241,34 @@ std::vector<const Event*> find_first_collective_hung(const ProcessTable& table, 
     return out;
 }
 
+// Every rank of the world failed to reach one and the same peer (NCCL's bootstrap root, the store's host), with no
+// error of its own: the ranks of that peer's own host too. A rank that died would not report failing to reach
+// itself, and would leave its own trace or none, so no rank's failure explains it: the address, or the network path
+// to it, is wrong for everyone. One error per rank, the first naming the peer.
+std::vector<const Event*> find_one_peer_unreachable(const ProcessTable& table, std::optional<int> world) {
+    if (!world || *world < 2) return {};
+    std::vector<const Event*> out;
+    std::string peer;
+    for (int r = 0; r < *world; ++r) {
+        const Process* p = table.by_rank(r);
+        if (!p || p->first_initiating()) return {};
+        const Event* reaching = nullptr;
+        for (const Event* e : p->direct_collateral) {
+            const auto named = e->captures.find("peer");
+            if (named == e->captures.end() || !communication_error(*e)) continue;
+            const std::string host = host_of_peer(named->second);
+            if (host.empty()) continue;
+            if (peer.empty()) peer = host;
+            if (host != peer) return {};
+            reaching = e;
+            break;
+        }
+        if (!reaching) return {};
+        out.push_back(reaching);
+    }
+    return out;
+}
+
 // Start-up announcements of global ranks (Mark::announces_rank), counted per attempt: a rank announced by two
 // processes while some rank of the announced world is announced by none. A restart announces every rank again, so
 // only one attempt's announcements are compared; a world every rank of which announced is no duplication.
@@ -501,15 +529,21 @@ void adopt_for_silent_rank(JobModel& m, std::vector<Candidate>& cs, const Proces
 }
 
 // srun's report that several tasks exited ("srun: error: node: tasks 4-7: Exited with exit code 1") says nothing of
-// why; when every task it lists printed an error of its own (each task's `N: ` lines), those errors are why, and the
-// report is no failure to place (not an exit left unexplained, nor an error whose rank is missing).
+// why; when every task it lists printed an error of its own, those errors are why, and the report is no failure to
+// place (not an exit left unexplained, nor an error whose rank is missing). A task is known by its `N: ` label; in
+// output without labels, by the rank its lines carry ([rankN]:), as srun numbers one task per rank: were the tasks
+// nodes instead (one torchrun per node), the workers' errors would still be why their node's task exited.
 void ignore_explained_task_lists(const ProcessTable& table, const Timeline& t, std::set<const Event*>& ignored) {
+    const bool labelled = std::any_of(table.processes().begin(), table.processes().end(),
+                                      [&](const Process& p) { return t.groups[p.group].srun_task.has_value(); });
     std::set<int> reported;   // srun tasks that printed an error of their own (not srun's report about them)
-    for (const Process& p : table.processes())
-        if (const auto task = t.groups[p.group].srun_task)
-            if (std::any_of(p.events.begin(), p.events.end(),
-                            [](const Event* e) { return e->role != Role::context && !e->captures.count("tasks"); }))
-                reported.insert(*task);
+    for (const Process& p : table.processes()) {
+        const auto task = labelled ? t.groups[p.group].srun_task : p.rank;
+        if (task && std::any_of(p.events.begin(), p.events.end(), [](const Event* e) {
+                return e->role != Role::context && !e->captures.count("tasks");
+            }))
+            reported.insert(*task);
+    }
     for (const Process& p : table.processes())
         for (const Event* e : p.events) {
             const auto listed = e->captures.find("tasks");
@@ -589,6 +623,8 @@ void find_configuration_facts(const ProcessTable& table, const Timeline& t, JobM
     m.first_collective_hung = find_first_collective_hung(table, m.world);
     m.facts.first_collective_hung = !m.first_collective_hung.empty();
     m.facts.duplicate_ranks = !m.duplicate_ranks.empty();
+    m.one_peer_unreachable = find_one_peer_unreachable(table, m.world);
+    m.facts.one_peer_unreachable = !m.one_peer_unreachable.empty();
     m.diverged_sequences = find_diverged_sequences(table);
     m.facts.sequences_diverged = m.diverged_sequences.has_value();
 }

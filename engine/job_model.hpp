@@ -65,6 +65,9 @@ struct JobModel {
     // Every rank of the world waited in the default group's first collective, with no error of its own: the transport
     // never completed a collective. One wait per rank.
     std::vector<const Event*> first_collective_hung;
+    // Every rank of the world failed to reach one peer (the same host in every error), none with an error of its own:
+    // the address or the path to it is wrong for all. One error per rank.
+    std::vector<const Event*> one_peer_unreachable;
     // Two processes announced the same global rank in one attempt while ranks of the world were never announced: the
     // launch gave processes the same rank (every node the same node rank). The duplicated announcements.
     std::vector<const Event*> duplicate_ranks;

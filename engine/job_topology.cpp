@@ -18,7 +18,8 @@ constexpr int kMaxTask = 1 << 24;
 // Every line's body is tested for these: searched by their rarest byte (engine/literal_find.hpp).
 constexpr Literal kMasterAddr("MASTER_ADDR="), kGlobalRankMapping("global_rank_mapping"),
     kWorldInfo("WORLD INFO DICT"), kNnodesUpper("NNODES"), kNnodes("nnodes"), kNprocUpper("NPROC_PER_NODE"),
-    kNproc("nproc"), kDistWorldSize("dist_world_size=");
+    kNproc("nproc"), kDistWorldSize("dist_world_size="), kLightningMember(", MEMBER: "),
+    kLightningRegistered("processes registered. Starting with ");
 
 bool has(std::string_view text, const Literal& needle) { return needle.in(text); }
 
@@ -94,6 +95,14 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
     if (has(body, kDistWorldSize)) {
         // DeepSpeed's launcher on every node: `[launch.py:163:main] dist_world_size=24`.
         static const RE2 re(R"(\bdist_world_size=(\d+)\b)");
+        std::string n_text;
+        if (RE2::PartialMatch(text, re, &n_text))
+            if (auto n = parse_bounded<int>(n_text, 1, kMaxWorld)) out.world_size = std::max(out.world_size.value_or(0), *n);
+    }
+    if (has(body, kLightningMember) || has(body, kLightningRegistered)) {
+        // Lightning's _init_dist_connection: `Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/16` on every rank,
+        // then rank 0's `All distributed processes registered. Starting with 16 processes`.
+        static const RE2 re(R"((?:GLOBAL_RANK: \d+, MEMBER: \d+/|All distributed processes registered\. Starting with )(\d+)\b)");
         std::string n_text;
         if (RE2::PartialMatch(text, re, &n_text))
             if (auto n = parse_bounded<int>(n_text, 1, kMaxWorld)) out.world_size = std::max(out.world_size.value_or(0), *n);

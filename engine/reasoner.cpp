@@ -396,6 +396,25 @@ void explain_first_collective_hung(const Context& c, Diagnosis& d) {
                         "then passes its first collective confirms it.");
 }
 
+// Every rank failed to reach one peer: the address or the path to it, not a rank.
+void explain_one_peer_unreachable(const Context& c, Diagnosis& d) {
+    const auto& errors = c.m.one_peer_unreachable;
+    job_wide_verdict(c, d, "", errors);
+    d.affected_ranks.clear();
+    for (int r = 0; r < static_cast<int>(errors.size()); ++r) d.affected_ranks.push_back(r);
+    const std::string peer = host_of_peer(errors.front()->captures.at("peer"));
+    d.reasoning.push_back("Every rank of the world (" + std::to_string(errors.size()) + ") failed to reach " + peer +
+                          " (e.g. " + where_of(*errors.front()) + "), and none reports an error of its own. A rank "
+                          "that died would not fail to reach itself and would leave its own trace; here whichever ranks "
+                          "run on " + peer + " fail alike too, which points at the address or the network path to it (an "
+                          "interface that other nodes cannot reach, a firewall, a port closed), not at one rank. This "
+                          "is an inference from every rank failing alike, so the confidence is low.");
+    d.missing.push_back("Whether " + peer + " is reachable from every node at the port the errors name: from each node, "
+                        "nc -zv " + peer + " <port> while the job starts, and NCCL_DEBUG=INFO's 'Bootstrap : Using' "
+                        "and 'NET/Socket : Using' lines on every node (set NCCL_SOCKET_IFNAME to an interface all "
+                        "nodes share).");
+}
+
 // "ranks 0-3", "rank 2 and 3 other processes" (workers known only by pid), or "4 processes".
 std::string processes_phrase(const std::vector<int>& ranks, std::size_t processes) {
     if (ranks.empty()) return std::to_string(processes) + " processes";
@@ -413,6 +432,7 @@ void explain_systemic(const Context& c, Diagnosis& d) {
     if (c.m.init.systemic.empty() && !c.m.private_rendezvous.empty()) return explain_private_rendezvous(c, d);
     if (c.m.init.systemic.empty() && !c.m.timeout_too_short.empty()) return explain_timeout_too_short(c, d);
     if (c.m.init.systemic.empty() && !c.m.first_collective_hung.empty()) return explain_first_collective_hung(c, d);
+    if (c.m.init.systemic.empty() && !c.m.one_peer_unreachable.empty()) return explain_one_peer_unreachable(c, d);
     if (c.m.init.systemic.empty() && !c.m.finished.empty()) return explain_after_finish(c, d);
     const auto& systemic = c.m.init.systemic;
     d.rank_not_applicable = true;
@@ -612,6 +632,20 @@ void explain_collateral_only(const Context& c, Diagnosis& d) {
     }
     const bool whole_world = world && !seen.empty() && static_cast<int>(seen.size()) == *world && c.t.world_size &&
                              *c.t.world_size == *world;
+    const bool all_waited = std::all_of(c.table.processes().begin(), c.table.processes().end(), [](const Process& p) {
+        return !p.rank || p.direct_collateral.empty() ||
+               std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(),
+                           [](const Event* e) { return e->shows_wait(); });
+    });
+    if (whole_world && !all_waited) {
+        // Every rank is here and each saw the failure only as an error of communication: the layer below knows more.
+        d.missing.push_back("All " + std::to_string(*world) + " ranks are in these logs and every one reports only "
+                            "collateral errors (how a rank sees a peer or the network fail), so the logs cannot tell "
+                            "which side failed first. The layer below would: NCCL_DEBUG=INFO (its WARN lines name the "
+                            "failing call and peer on each rank), dmesg on every node (Xid, link down), or the "
+                            "scheduler's log; search with " + terms + ".");
+        return;
+    }
     if (whole_world) {
         // Every rank is here and all of them only waited: the stall is invisible in these logs.
         d.missing.push_back("All " + std::to_string(*world) + " ranks are in these logs and every one "

@@ -149,6 +149,17 @@ TEST_CASE("decision: ranks that ran different collectives under one number leave
     CHECK(d.missing == MissingFact::none);
 }
 
+TEST_CASE("decision: every rank failing to reach one peer is systemic, but only at low confidence") {
+    JobFacts f;
+    f.any_failure = true;
+    f.one_peer_unreachable = true;
+    Decision d = decide(f);
+    CHECK(d.outcome == Outcome::systemic);
+    CHECK(d.confidence == Confidence::low);
+    f.suspects = {own_error(1)};   // a rank with an error of its own is the one that failed
+    CHECK(decide(f).outcome == Outcome::determined);
+}
+
 TEST_CASE("decision: a launch no node could serve, or a limit no collective meets, is the whole job's") {
     for (bool JobFacts::*fact : {&JobFacts::no_node_served_store, &JobFacts::timeout_too_short}) {
         JobFacts f;

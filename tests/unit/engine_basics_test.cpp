@@ -221,6 +221,12 @@ TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts,
     JobTopology prose;
     read_topology_line("Num processes: 16 (of which 2 were restarted)", prose);   // not the banner's field
     CHECK_FALSE(prose.world_size);
+    JobTopology lightning;   // Lightning's _init_dist_connection, on every rank and then on rank 0
+    read_topology_line("Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/16", lightning);
+    CHECK(lightning.world_size == std::optional<int>(16));
+    JobTopology registered;
+    read_topology_line("All distributed processes registered. Starting with 8 processes", registered);
+    CHECK(registered.world_size == std::optional<int>(8));
     CHECK(host_of_peer("10.37.152.61<48217>") == "10.37.152.61");
     CHECK(host_of_peer("[10.0.0.5]:4010") == "10.0.0.5");
     CHECK(host_of_peer("[127.0.0.1]:4010").empty());   // loopback names no other machine

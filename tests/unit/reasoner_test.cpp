@@ -143,6 +143,27 @@ TEST_CASE("reasoner: a rank behind that waits in a work another rank completed i
     CHECK(g.missing.front().find("TORCH_DISTRIBUTED_DEBUG=DETAIL") == std::string::npos);
 }
 
+TEST_CASE("reasoner: srun's exit report for tasks whose [rankN] output shows each one's error is no unexplained exit") {
+    // No `N: ` labels: the tasks are known by the ranks their lines carry. Each printed its error, so srun's report
+    // adds nothing, and every rank failing to reach one peer (its own host's ranks too) is the whole job's.
+    std::string log = "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n";
+    for (int r = 0; r < 2; ++r)
+        log += "[rank" + std::to_string(r) + "]: socketPollConnect: connect to 10.4.0.9<41233> returned Connection "
+               "refused, exceeded error retry count after 35 attempts\n";
+    log += "srun: error: gpu-c03: tasks 0-1: Exited with exit code 1\n";
+    const Report r = run({{"slurm.out", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id != "worker-exit-unexplained");
+    CHECK(d.rank_not_applicable);
+    CHECK(d.confidence == "low");
+    // One rank alone failing to reach it says nothing of the others: undetermined.
+    const Report one = run({{"slurm.out", "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n[rank0]: "
+                                          "socketPollConnect: connect to 10.4.0.9<41233> returned Connection refused, "
+                                          "exceeded error retry count after 35 attempts\n"}});
+    CHECK(only(one).undetermined);
+}
+
 TEST_CASE("reasoner: only collateral from half the world is undetermined, with the missing ranks named") {
     std::string log = "[default0]:INFO Rank 4: Completed store-based barrier for key:store_based_barrier_key:1 with 8 nodes.\n";
     for (int r = 4; r < 8; ++r) log += watchdog(r);
