@@ -19,7 +19,8 @@ constexpr int kMaxTask = 1 << 24;
 constexpr Literal kMasterAddr("MASTER_ADDR="), kGlobalRankMapping("global_rank_mapping"),
     kWorldInfo("WORLD INFO DICT"), kNnodesUpper("NNODES"), kNnodes("nnodes"), kNprocUpper("NPROC_PER_NODE"),
     kNproc("nproc"), kDistWorldSize("dist_world_size="), kLightningMember(", MEMBER: "),
-    kLightningRegistered("processes registered. Starting with ");
+    kLightningRegistered("processes registered. Starting with "), kTcpLoopback("tcp://127.0.0.1:"),
+    kTcpLocalhost("tcp://localhost:");
 
 bool has(std::string_view text, const Literal& needle) { return needle.in(text); }
 
@@ -56,6 +57,8 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
         if (RE2::PartialMatch(text, re, &host) && host != "localhost" && host != "127.0.0.1") {
             out.masters.insert(host);
             out.host_ranks[host];
+        } else if (!host.empty() && !out.loopback_rendezvous) {
+            out.loopback_rendezvous = std::string(body.substr(0, 200));
         }
     }
     if (has(body, kGlobalRankMapping) || has(body, kWorldInfo)) {
@@ -99,6 +102,9 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
         if (RE2::PartialMatch(text, re, &n_text))
             if (auto n = parse_bounded<int>(n_text, 1, kMaxWorld)) out.world_size = std::max(out.world_size.value_or(0), *n);
     }
+    if ((has(body, kTcpLoopback) || has(body, kTcpLocalhost)) && !out.loopback_rendezvous)
+        // init_process_group's init_method / a dist_url on this host's loopback: `dist_url=tcp://127.0.0.1:23456`.
+        out.loopback_rendezvous = std::string(body.substr(0, 200));
     if (has(body, kLightningMember) || has(body, kLightningRegistered)) {
         // Lightning's _init_dist_connection: `Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/16` on every rank,
         // then rank 0's `All distributed processes registered. Starting with 16 processes`.

@@ -29,6 +29,9 @@ struct JobTopology {
     std::set<std::string> masters;                      // MASTER_ADDR values
     std::map<int, std::string> task_hosts;              // srun task -> host
     std::optional<int> world_size;                      // nnodes x nproc_per_node, as a launch line states
+    // The rendezvous is on the loopback interface (MASTER_ADDR=localhost, init_method tcp://127.0.0.1:port): no other
+    // host can join it, so every rank that started runs on one host. The line that says so.
+    std::optional<std::string> loopback_rendezvous;
 };
 
 // What an srun error line is about: its node, and its task when it names exactly one.

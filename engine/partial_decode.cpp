@@ -265,6 +265,8 @@ void PartialReading::topology(const json& body) {
     for (const json& p : list(j, "task_hosts"))
         array(p, "a task's host", 2), t.topology.task_hosts[integer<int>(p[0], "a task")] = text(p[1], "a host");
     t.topology.world_size = opt_field<int>(j, "world_size");
+    if (const json& l = maybe(j, "loopback_rendezvous"); !l.is_null())
+        t.topology.loopback_rendezvous = text(l, "the loopback rendezvous line");
 }
 
 void PartialReading::versions(const json& body) {

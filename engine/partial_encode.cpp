@@ -120,6 +120,7 @@ json topology(const JobTopology& t) {
     if (!t.masters.empty()) j["masters"] = t.masters;
     if (!t.task_hosts.empty()) j["task_hosts"] = json(t.task_hosts);
     put(j, "world_size", t.world_size);
+    if (t.loopback_rendezvous) j["loopback_rendezvous"] = *t.loopback_rendezvous;
     return j;
 }
 

@@ -1,5 +1,6 @@
 #include "engine/process_table.hpp"
 
+#include "engine/evidence_text.hpp"
 #include "engine/job_topology.hpp"
 #include "engine/pci_address.hpp"
 #include "engine/re2_captures.hpp"
@@ -366,6 +367,9 @@ void ProcessTable::infer_mappings() {
         if (key.pid) pids[key.group].insert(*key.pid);
         if (key.rank) ranks[key.group].insert(*key.rank);
     }
+    for (const Event& e : t_.events)   // a line about a worker by its local rank (mp.spawn's parent) names one too
+        if (!e.key.rank && !e.key.local_rank)
+            if (auto l = e.number("local_rank"); l && *l < kMaxWorld) locals[e.key.group].insert(static_cast<int>(*l));
     bool any_mapping = false;
     for (std::size_t g = 0; g < n; ++g) {
         const auto& map = t_.groups[g].local_to_rank;
@@ -389,7 +393,13 @@ void ProcessTable::infer_mappings() {
         // A global rank the group's own lines name beyond its local ranks (`[rank6]:` beside local rank 2) shows
         // the node is not the first: no offset of 0.
         const bool ranks_fit = ranks[g].empty() || *ranks[g].rbegin() < span;
-        if ((!t_.world_size || *t_.world_size <= span) && ranks_fit) {
+        if (t_.topology.loopback_rendezvous && ranks_fit) {
+            // A rendezvous on loopback admits no other host: the ranks that started all run here, in local order.
+            local_offset_[g] = 0;
+            offset_reason_[g] = "inferred: the rendezvous is on this host's loopback (\"" +
+                                excerpt(*t_.topology.loopback_rendezvous, 80) +
+                                "\"), which no other host can join, so every rank runs here and local rank N is rank N";
+        } else if ((!t_.world_size || *t_.world_size <= span) && ranks_fit) {
             local_offset_[g] = 0;
             offset_reason_[g] = "a guess: only one node's output is here and no line maps local ranks to global "
                                 "ones, so local rank N is taken as global rank N";

@@ -45,6 +45,7 @@ void merge_topology(JobTopology& into, JobTopology&& from) {
     into.masters.insert(from.masters.begin(), from.masters.end());
     for (const auto& [task, host] : from.task_hosts) into.task_hosts[task] = host;   // read_topology_line: last wins
     keep_max(into.world_size, from.world_size);
+    if (!into.loopback_rendezvous) into.loopback_rendezvous = std::move(from.loopback_rendezvous);
 }
 
 // Message formats imply version ranges; the intersection is taken whatever it is (an empty one is concluded

@@ -221,6 +221,16 @@ TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts,
     JobTopology prose;
     read_topology_line("Num processes: 16 (of which 2 were restarted)", prose);   // not the banner's field
     CHECK_FALSE(prose.world_size);
+    JobTopology loop;   // a rendezvous on loopback: every rank runs on one host
+    read_topology_line("world_size=2, dist_url=tcp://127.0.0.1:23456", loop);
+    CHECK(loop.loopback_rendezvous);
+    JobTopology local_master;
+    read_topology_line("MASTER_ADDR=localhost MASTER_PORT=29500", local_master);
+    CHECK(local_master.loopback_rendezvous);
+    CHECK(local_master.masters.empty());
+    JobTopology remote;
+    read_topology_line("MASTER_ADDR=10.0.0.4 init_method=tcp://10.0.0.4:23456", remote);
+    CHECK_FALSE(remote.loopback_rendezvous);
     JobTopology lightning;   // Lightning's _init_dist_connection, on every rank and then on rank 0
     read_topology_line("Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/16", lightning);
     CHECK(lightning.world_size == std::optional<int>(16));
