@@ -7,8 +7,8 @@
 namespace denpex {
 namespace {
 
-constexpr std::size_t kProbeLines = 400;
-constexpr std::size_t kProbeBytes = 1u << 20;
+constexpr std::size_t kProbeLines = HardWrapJoiner::kProbeLines;
+constexpr std::size_t kProbeBytes = HardWrapJoiner::kProbeBytes;
 constexpr std::size_t kMinWidth = 60;
 
 std::string_view without_cr(std::string_view s) {

@@ -22,6 +22,10 @@ namespace denpex {
 
 class HardWrapJoiner {
 public:
+    // The probe window: the first lines of an input, up to either limit, decide whether it is hard-wrapped.
+    static constexpr std::size_t kProbeLines = 400;
+    static constexpr std::size_t kProbeBytes = 1u << 20;
+
     explicit HardWrapJoiner(LineReader& reader) : reader_(reader) {}
 
     // The next logical line; `first_line` is its 1-based physical line number.
