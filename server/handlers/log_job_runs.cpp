@@ -3,6 +3,7 @@
 // a document alone says what is missing rather than guessing. Runs on a worker, debounced while the client keeps
 // changing documents; the parts of the job that did not change are not read again (ReadPart).
 #include <algorithm>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -24,11 +25,13 @@ namespace {
 using DocPtr = std::shared_ptr<const Document>;
 
 // A part of a job read by one Collector: the documents of one node (path_hints' node_key: an attempt_N tree),
-// else one document. `cached` is its last read when its documents have not changed since.
+// else one document. `cached` is its last read when its documents have not changed since; `growing` is the open
+// reader of a one-document part, taken out of the cache for this run (engine/growing_text.hpp).
 struct PartPlan {
     std::string key;
     std::vector<DocPtr> docs;
     std::shared_ptr<const Timeline> cached;
+    std::shared_ptr<GrowingText> growing;
 };
 
 std::string document_path(const Document& doc) { return uri_to_path(doc.uri).value_or(""); }
@@ -46,19 +49,22 @@ bool same_snapshots(const std::vector<std::weak_ptr<const Document>>& read, cons
     return true;
 }
 
-std::vector<PartPlan> plan_parts(ServerState& s, const std::vector<std::string>& members, const LogJobRun& run) {
+std::vector<PartPlan> plan_parts(ServerState& s, const std::vector<std::string>& members, LogJobRun& run) {
     std::vector<PartPlan> plans;
     for (const std::string& uri : members) {
         DocPtr doc = s.docs.get(uri);
         if (!doc) continue;
         const std::string key = part_key(*doc);
         auto it = std::find_if(plans.begin(), plans.end(), [&](const PartPlan& p) { return p.key == key; });
-        if (it == plans.end()) it = plans.insert(plans.end(), PartPlan{key, {}, nullptr});
+        if (it == plans.end()) it = plans.insert(plans.end(), PartPlan{key, {}, nullptr, nullptr});
         it->docs.push_back(std::move(doc));
     }
-    for (PartPlan& p : plans)
-        if (auto c = run.parts.find(p.key); c != run.parts.end() && same_snapshots(c->second.docs, p.docs))
-            p.cached = c->second.timeline;
+    for (PartPlan& p : plans) {
+        auto c = run.parts.find(p.key);
+        if (c == run.parts.end()) continue;
+        if (same_snapshots(c->second.docs, p.docs)) p.cached = c->second.timeline;
+        if (p.docs.size() == 1) p.growing = std::move(c->second.growing);   // this run owns it now
+    }
     return plans;
 }
 
@@ -102,6 +108,36 @@ void publish_results(ServerState& s, const std::string& job, const std::shared_p
     }
 }
 
+// A one-document part read through its GrowingText: the lines appended since the last read when the document only
+// grew, else the whole text through a new one. Null when the text cannot be read that way (engine.read reads it).
+std::shared_ptr<const Timeline> read_growing(const ServerState& s, const PartPlan& p, std::shared_ptr<GrowingText>& growing,
+                                             const std::atomic<bool>* cancel,
+                                             const std::function<void(std::uint64_t)>& progress, bool& cancelled) {
+    if (p.docs.size() != 1) return nullptr;
+    const Document& doc = *p.docs.front();
+    try {
+        if (growing) {
+            const std::uint64_t before = growing->bytes_read();
+            const auto outcome = growing->read_to(doc.text, cancel, [&](std::uint64_t b) { progress(before + b); });
+            if (outcome == GrowingText::Outcome::read) return std::make_shared<const Timeline>(growing->snapshot());
+            if (outcome == GrowingText::Outcome::cancelled) cancelled = true;
+        }
+        growing.reset();
+        if (cancelled) return nullptr;
+        auto fresh = GrowingText::open(s.engine.matcher(), doc.uri, document_path(doc), doc.text);
+        if (!fresh) return nullptr;
+        const auto outcome = fresh->read_to(doc.text, cancel, progress);
+        if (outcome == GrowingText::Outcome::cancelled) cancelled = true;
+        if (outcome != GrowingText::Outcome::read) return nullptr;
+        growing = std::move(fresh);
+        return std::make_shared<const Timeline>(growing->snapshot());
+    } catch (const std::exception& e) {   // the reader's boundary, as Engine::read's: read it whole instead
+        log_error("reading " + doc.uri + " as it grew failed: " + e.what());
+        growing.reset();
+        return nullptr;
+    }
+}
+
 // On a worker: reads the parts that changed, reasons over the whole job, and turns the Report into each
 // document's diagnostics. Returns nullopt when cancelled.
 std::optional<JobResult> run_job(const ServerState& s, const std::vector<PartPlan>& plans,
@@ -113,6 +149,18 @@ std::optional<JobResult> run_job(const ServerState& s, const std::vector<PartPla
     std::uint64_t done = 0;
     for (const PartPlan& p : plans) {
         std::shared_ptr<const Timeline> t = p.cached;
+        std::shared_ptr<GrowingText> growing = p.growing;
+        if (!t) {
+            bool cancelled = false;
+            std::uint64_t bytes = 0;
+            for (const DocPtr& d : p.docs) bytes += d->text.size();
+            const auto report_progress = [&progress, done, total](std::uint64_t b) {
+                progress->report(static_cast<unsigned>(std::min<std::uint64_t>(100, (done + b) * 100 / total)), "");
+            };
+            t = read_growing(s, p, growing, cancel.get(), report_progress, cancelled);
+            if (cancelled || cancel->load()) return std::nullopt;
+            if (t) done += bytes;
+        }
         if (!t) {
             std::vector<BorrowedText> texts;
             std::uint64_t bytes = 0;
@@ -131,7 +179,7 @@ std::optional<JobResult> run_job(const ServerState& s, const std::vector<PartPla
             if (cancelled || cancel->load()) return std::nullopt;
         }
         timelines.push_back(*t);
-        out.parts.emplace_back(p.key, ReadPart{{p.docs.begin(), p.docs.end()}, std::move(t)});
+        out.parts.emplace_back(p.key, ReadPart{{p.docs.begin(), p.docs.end()}, std::move(t), std::move(growing)});
     }
     const Report report = s.engine.reason_over_parts(std::move(timelines), s.opts.mask);
 

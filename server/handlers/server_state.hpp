@@ -19,6 +19,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "engine/engine.hpp"
+#include "engine/growing_text.hpp"
 #include "server/dispatch/dispatcher.hpp"
 #include "server/handlers/commands.hpp"
 #include "server/handlers/documents.hpp"
@@ -49,9 +50,13 @@ struct LogDocumentState {
 // What reading one part of a job gave (one document, or the documents of one node, which are read together):
 // reused while the part's documents are the same snapshots, so an edit re-reads only the part it touched. The
 // snapshots are held weakly: a cache must not keep an old 100 MB text alive.
+// A part of one document that ends in a complete line also keeps its reader open (engine/growing_text.hpp): when the
+// document only grew, the next read takes the lines appended and not the whole text again. A GrowingText has one
+// owner at a time: a run takes it out of the cache and hands it back with its result (a cancelled run loses it).
 struct ReadPart {
     std::vector<std::weak_ptr<const Document>> docs;
     std::shared_ptr<const Timeline> timeline;
+    std::shared_ptr<GrowingText> growing;
 };
 
 // The diagnosis of one job of open log documents (server/handlers/log_jobs.hpp).

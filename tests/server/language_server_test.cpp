@@ -125,6 +125,48 @@ TEST_CASE("log documents: diagnosed on open; rapid changes are debounced into on
     CHECK(pub[1]["version"] == 5);
 }
 
+TEST_CASE("a log that grows: the lines appended are read on, and the diagnostics are those of the whole text") {
+    std::string head;   // past the hard-wrap probe's window, so the document is read on as it grows
+    for (int i = 0; i < 600; ++i) head += "[rank" + std::to_string(i % 4) + "]: step " + std::to_string(i) + " loss 2.1\n";
+    const std::string tail =
+        "[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 2 has a total capacity "
+        "of 79.15 GiB of which 1.20 GiB is free.\n"
+        "[rank0]:[E1105 08:26:04.118402251 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600034 "
+        "milliseconds before timing out.\n";
+    const std::string uri = "file:///runs/grow/train.log";
+    Session s;
+    s.open(uri, "log", head);
+    s.exec.advance(0ms);
+    REQUIRE(s.published(uri).size() == 1);
+    CHECK(s.published(uri)[0]["diagnostics"].empty());
+    // Appended at the end, as an editor reloading a growing file sends it: an insert at the last line.
+    const json end = {{"line", 600}, {"character", 0}};
+    s.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", 2}}},
+                                        {"contentChanges", {{{"range", {{"start", end}, {"end", end}}}, {"text", tail}}}}});
+    s.exec.advance(300ms);
+    auto pub = s.published(uri);
+    REQUIRE(pub.size() == 2);
+    Session fresh;   // the same text opened whole
+    const std::string fresh_uri = uri;
+    fresh.open(fresh_uri, "log", head + tail);
+    fresh.exec.advance(0ms);
+    auto whole = fresh.published(fresh_uri);
+    REQUIRE(whole.size() == 1);
+    REQUIRE_FALSE(pub[1]["diagnostics"].empty());
+    CHECK(pub[1]["diagnostics"].dump() == whole[0]["diagnostics"].dump());
+    CHECK(pub[1]["diagnostics"].dump().find("out of memory") != std::string::npos);
+
+    // An edit inside what was read (the OOM line deleted) is read anew: the verdict follows the text, not the cache.
+    const json oom_start = {{"line", 600}, {"character", 0}}, oom_end = {{"line", 601}, {"character", 0}};
+    s.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", 3}}},
+                                        {"contentChanges", {{{"range", {{"start", oom_start}, {"end", oom_end}}}, {"text", ""}}}}});
+    s.exec.advance(300ms);
+    pub = s.published(uri);
+    REQUIRE(pub.size() == 3);
+    CHECK(pub[2]["diagnostics"].dump().find("out of memory") == std::string::npos);
+}
+
 TEST_CASE("a result for an outdated version is never published") {
     Session s;
     const std::string uri = "file:///runs/a.log";
