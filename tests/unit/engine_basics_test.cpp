@@ -131,6 +131,7 @@ TEST_CASE("matcher: one pass finds signatures, extracts captures, and drops fall
 
 #include "engine/hard_wrap.hpp"
 #include "engine/job_topology.hpp"
+#include "wrapped_terminal_text.hpp"
 
 namespace {
 std::vector<std::string> logical_lines(const std::string& text, std::vector<std::uint64_t>* starts = nullptr) {
@@ -149,19 +150,10 @@ std::vector<std::string> logical_lines(const std::string& text, std::vector<std:
 }  // namespace
 
 TEST_CASE("hard wrap: text wrapped at a fixed width is joined back, with the first physical line kept") {
-    const std::string message =
-        "[E ProcessGroupNCCL.cpp:915] [Rank 1] NCCL watchdog thread terminated with exception: [Rank 1] Watchdog "
-        "caught collective operation timeout: WorkNCCL(SeqNum=641203, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
-        "Timeout(ms)=1800000) ran for 1800527 milliseconds before timing out.";
-    std::string wrapped;
-    for (int copy = 0; copy < 3; ++copy) {
-        for (std::size_t i = 0; i < message.size(); i += 70) wrapped += message.substr(i, 70) + "\n";
-        wrapped += "short line\n";
-    }
     std::vector<std::uint64_t> starts;
-    auto lines = logical_lines(wrapped, &starts);
+    auto lines = logical_lines(wrapped_terminal_text(), &starts);
     REQUIRE(lines.size() == 6);
-    CHECK(lines[0] == message);
+    CHECK(lines[0] == kWrappedMessage);
     CHECK(lines[1] == "short line");
     CHECK(starts[0] == 1);
     CHECK(starts[2] == starts[1] + 1);

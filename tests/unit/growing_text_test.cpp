@@ -10,7 +10,8 @@
 
 #include "engine/growing_text.hpp"
 #include "engine/report.hpp"
-#include "tests/unit/embedded_engine.hpp"
+#include "embedded_engine.hpp"
+#include "wrapped_terminal_text.hpp"
 
 using namespace denpex;
 
@@ -78,16 +79,7 @@ TEST_CASE("growing text: a changed prefix, an unfinished line, a short text and 
     CHECK(short_text->read_to(steps(0, 20), nullptr, {}) == GrowingText::Outcome::declined);
 
     CHECK_FALSE(GrowingText::open(engine().matcher(), "c.log", "", "no newline at the end"));
-    const std::string message =   // a terminal's rows of 70 columns, breaking mid-word
-        "[E ProcessGroupNCCL.cpp:915] [Rank 1] NCCL watchdog thread terminated with exception: [Rank 1] Watchdog "
-        "caught collective operation timeout: WorkNCCL(SeqNum=641203, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
-        "Timeout(ms)=1800000) ran for 1800527 milliseconds before timing out.";
-    std::string wrapped;
-    for (int copy = 0; copy < 3; ++copy) {
-        for (std::size_t i = 0; i < message.size(); i += 70) wrapped += message.substr(i, 70) + "\n";
-        wrapped += "short line\n";
-    }
-    CHECK_FALSE(GrowingText::open(engine().matcher(), "d.log", "", wrapped));
+    CHECK_FALSE(GrowingText::open(engine().matcher(), "d.log", "", wrapped_terminal_text()));
 }
 
 TEST_CASE("growing text: a cancelled read leaves it unusable") {
