@@ -598,6 +598,30 @@ std::pair<const Entry*, const Event*> most_telling_collateral(const Context& c) 
     return {best, example};
 }
 
+// No worker started, and a launcher's agent could not reach the rendezvous store (Mark::no_store): the missing output
+// is whatever serves the store, on the host the errors name, not the ranks' logs (no rank ever ran). False when the
+// logs show a worker, or no agent failing to reach the store.
+bool explain_store_unreached(const Context& c, Diagnosis& d, const std::string& terms) {
+    std::string store_host;
+    bool unreached = false;
+    for (const Process& p : c.table.processes()) {
+        if (p.rank || p.local_rank) return false;   // workers ran
+        for (const Event* e : p.events) {
+            unreached = unreached || e->signature->mark == Mark::no_store;
+            if (const auto peer = e->captures.find("peer"); peer != e->captures.end() && store_host.empty())
+                store_host = host_of_peer(peer->second);
+        }
+    }
+    if (!unreached) return false;
+    const std::string where = store_host.empty() ? std::string("the rendezvous endpoint's host") : store_host;
+    d.missing.push_back("No worker started: the launchers' agents failed at the rendezvous, unable to reach the store "
+                        "on " + where + ". The output of what serves that store is not here (node 0's torchrun agent, "
+                        "the one whose address is the endpoint): did it start, and did it fail to listen (a port in "
+                        "use, an address of another interface) or fail first? Search it for " + terms +
+                        "; from another node, while it runs: nc -zv " + where + " <port>.");
+    return true;
+}
+
 // Only collateral errors are here: name the most telling one, and where the initiator's output must be.
 void explain_collateral_only(const Context& c, Diagnosis& d) {
     const auto [best, example] = most_telling_collateral(c);
@@ -621,6 +645,7 @@ void explain_collateral_only(const Context& c, Diagnosis& d) {
     const std::string absent_hosts = describe_absent_hosts(c.table, c.t, c.m.unseen);
     const std::vector<int> seen = c.table.seen_ranks();
     const std::optional<int>& world = c.m.world;
+    if (explain_store_unreached(c, d, terms)) return;
     if (!c.m.unseen.empty()) {
         d.missing.push_back("The logs of " + ranks_phrase(c.m.unseen) +
                             (absent_hosts.empty() ? std::string() : " (" + absent_hosts + ")") +
