@@ -675,7 +675,7 @@ void world_size_marker(std::string_view body, Attribution& a) {
 
 // A torchrun command line echoed into the log (`$ torchrun --nnodes=2 --nproc_per_node=4 train.py`, a job script run
 // with `set -x`): a fixed number of nodes (1 when not given) times the workers per node is the world. An elastic
-// range (`--nnodes=1:4`) or `--nproc_per_node=gpu` states no number.
+// range (`--nnodes=1:4`) states no world, only the bounds on the nodes; `--nproc_per_node=gpu` states nothing.
 void launch_command_marker(std::string_view body, Attribution& a) {
     static const RE2 launcher(R"((?:^|[\s/$+])(?:torchrun|torch\.distributed\.(?:run|launch))\s)", pattern_options());
     static const RE2 per_node(R"(--nproc[_-]per[_-]node[= ](\d+)\b)", pattern_options());
@@ -684,7 +684,14 @@ void launch_command_marker(std::string_view body, Attribution& a) {
     std::array<re2::StringPiece, 2> n, m;
     if (!find_in(launcher, body, none) || !find_in(per_node, body, n)) return;
     std::optional<int> node_count = 1;
-    if (find_in(nodes, body, m)) node_count = to_number<int>(view(m[1]));   // "1:4" is no number
+    if (find_in(nodes, body, m)) {
+        const std::string_view value = view(m[1]);
+        node_count = to_number<int>(value);   // "1:4" is no number
+        if (const std::size_t colon = value.find(':'); !node_count && colon != std::string_view::npos) {
+            const auto lo = to_number<int>(value.substr(0, colon)), hi = to_number<int>(value.substr(colon + 1));
+            if (lo && hi && *lo >= 1 && *lo <= *hi && *hi <= kMaxWorld) a.min_nodes = lo, a.max_nodes = hi;
+        }
+    }
     auto workers = to_number<int>(view(n[1]));
     if (!node_count || !workers || *node_count < 1 || *workers < 1 || *node_count > kMaxWorld / *workers) return;
     fill(a.world_size, std::optional<int>(*node_count * *workers));

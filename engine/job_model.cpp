@@ -133,10 +133,11 @@ std::vector<const Event*> find_fallout(const ProcessTable& table) {
 }
 
 // The c10d rendezvous store is served by the agent whose own address is the endpoint; the others connect to it.
-// Every node the launch fixes (--nnodes, min = max nodes) present, none with a worker, each agent unable to reach
-// the store: no node served it. With a node's log missing, that node may be the one that failed to serve it.
+// Every node the launch allows present (--nnodes N, or the most an elastic range N:M admits), none with a worker,
+// each agent unable to reach the store: no node served it. With a node's log missing, that node may be the one that
+// failed to serve it.
 std::vector<const Event*> find_store_served_by_none(const ProcessTable& table, const Timeline& t) {
-    const auto nodes = t.nodes_expected();
+    const auto nodes = t.nodes_expected() ? t.nodes_expected() : t.max_nodes;
     if (!nodes || *nodes < 2) return {};
     std::map<std::pair<std::uint32_t, std::string>, const Event*> per_node;
     for (const Process& p : table.processes()) {

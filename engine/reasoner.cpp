@@ -285,7 +285,7 @@ void explain_store_served_by_none(const Context& c, Diagnosis& d) {
         add_evidence(d, e->evidence);
         where += (where.empty() ? "" : ", ") + where_of(*e);
     }
-    d.reasoning.push_back("All " + std::to_string(fails.size()) + " nodes the launch fixes are here, none started a "
+    d.reasoning.push_back("All " + std::to_string(fails.size()) + " nodes the launch fixes or admits are here, none started a "
                           "worker, and every node's agent failed to reach the rendezvous store (" + where + "). The "
                           "store is served by the agent whose own address is the endpoint, so none of them served "
                           "it: the endpoint is no node's address, or no node can reach it. One misconfiguration of "
