@@ -260,7 +260,7 @@ TEST_CASE("attribution: a torchrun command line echoed into the log states the w
     CHECK(attribute("srun python -m torch.distributed.run --nnodes 2 --nproc_per_node 8 train.py").world_size == 16);
     // An elastic node range, `gpu`, or a flag without the launcher states no number.
     CHECK_FALSE(attribute("torchrun --nnodes=1:4 --nproc_per_node=8 train.py").world_size);
-    const Attribution elastic = attribute("torchrun --nnodes=1:4 --nproc_per_node=8 train.py");   // bounds only
+    const auto elastic = attribute("torchrun --nnodes=1:4 --nproc_per_node=8 train.py");   // bounds only
     CHECK(elastic.min_nodes == std::optional<int>(1));
     CHECK(elastic.max_nodes == std::optional<int>(4));
     CHECK_FALSE(attribute("torchrun --nnodes=4:1 --nproc_per_node=8 train.py").max_nodes);   // no range
