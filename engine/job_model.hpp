@@ -12,6 +12,11 @@
 //               out of the initiating strategy, and who sent it becomes the missing fact;
 //   finished    processes that reached program exit before any error of their own; when every error in the job
 //               comes after the first of them and nothing failed on its own, the failure is the teardown;
+//   job-wide    readings of the whole job (a store no node served, a private rendezvous, NCCL on loopback, a
+//               timeout no collective meets, every rank hung in its first collective or failing to reach one peer,
+//               ranks given out twice); each is a JobFacts flag with the lines that show it;
+//   diverged    one rank waiting in a work another rank of its group completed: the ranks ran different
+//               collectives under one number, so no rank is behind (no sequence-lag suspect);
 //   suspects    each strategy's candidate with the independent kinds of support it brings (own error, first in
 //               causal time, the peers' collateral pointing at it, sequence numbers, an outside record, or
 //               only silence / order).
