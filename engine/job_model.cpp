@@ -634,7 +634,9 @@ void find_configuration_facts(const ProcessTable& table, const Timeline& t, JobM
 void collect_candidates(const ProcessTable& table, const Timeline& t, JobModel& m) {
     std::vector<Candidate>& cs = m.candidates;
     if (m.init.candidate) cs.push_back(*m.init.candidate);
-    if (auto c = silent_rank_strategy(table, t, m.world)) cs.push_back(*c);
+    // Work another rank completed had every rank of the group take part: no rank stalled before it, silent or not.
+    if (!m.diverged_sequences)
+        if (auto c = silent_rank_strategy(table, t, m.world)) cs.push_back(*c);
     if (auto c = sequence_lag_strategy(table)) cs.push_back(*c);
     if (auto c = desync_strategy(table)) cs.push_back(*c);
     if (auto c = mismatch_minority_strategy(table)) cs.push_back(*c);

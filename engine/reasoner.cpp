@@ -707,7 +707,9 @@ void explain_diverged_path(const Context& c, Diagnosis& d) {
                           ", " + where_of(*v.completed) + "). A collective completes only when every rank of the "
                           "group runs it, so the two issued different collectives under the same number: their code "
                           "paths diverged (a collective run on some ranks only, or skipped on some). Being behind in "
-                          "sequence numbers does not say which rank took the wrong path.");
+                          "sequence numbers does not say which rank took the wrong path, and since every rank took "
+                          "part in a work that completed, no rank stalled before it: a rank with no output here is "
+                          "not shown to have stalled either.");
     d.missing.push_back("Which rank's code path diverged, and where: rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (it "
                         "compares every collective across ranks and names the rank whose collective differs), or "
                         "compare the collectives each rank recorded around work " + work + " in Flight Recorder "

@@ -132,6 +132,10 @@ TEST_CASE("reasoner: a rank behind that waits in a work another rank completed i
     REQUIRE_FALSE(d.missing.empty());
     CHECK(d.missing.front().find("TORCH_DISTRIBUTED_DEBUG=DETAIL") != std::string::npos);
     CHECK(d.missing.front().find("work 313") != std::string::npos);
+    // A third rank, silent: rank 0 completed 313, so every rank took part in it; the silence shows no stall.
+    const Report three = run({{"console.log", "[rank0]: world_size=3 backend=nccl\n" + log}});
+    CHECK_FALSE(only(three).initiating_rank);
+    CHECK(only(three).undetermined);
     // The same numbers in different groups say nothing of each other: rank 1's wait in PG 3 is no divergence.
     const std::string other_group =
         "[rank1]:[E ProcessGroupNCCL.cpp:563] [PG 3 Rank 0] Watchdog caught collective operation timeout: "
