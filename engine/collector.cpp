@@ -146,6 +146,7 @@ struct Collector::Source {
     std::uint64_t cut_lines = 0;
     std::uint64_t line_no = 0;   // a live input's physical line count
     std::uint64_t bytes = 0;     // a live input's bytes
+    GpuTableReader gpus;         // nvidia-smi's device table, when the input holds one
 };
 
 Collector::~Collector() = default;
@@ -188,6 +189,7 @@ void Collector::read(LineReader& reader, const std::string& name, const std::str
 
 // The end of an input: a file that never said which attempt its lines are leaves their attempt unknown.
 void Collector::close_source(const Source& s, Timeline& t) const {
+    if (auto snapshot = s.gpus.latest()) t.gpu_snapshots.push_back(std::move(*snapshot));
     if (!s.knows_attempts) {
         for (std::size_t slot : s.my_slots) t.events[slot].attempt.reset();
         for (std::size_t i = s.first_exit; i < t.exits.size(); ++i) t.exits[i].attempt.reset();
@@ -248,6 +250,7 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
     }
     const std::string_view text = normalized(raw, scratch);
     if (text.empty()) return;
+    s.gpus.feed(text, source, line_no);
     // Ray's deduplication note was cut off: this line stands for other workers' identical lines too.
     if (text.size() < raw.size() && raw.ends_with(" across cluster]")) t_.deduplicated = true;
 

@@ -24,11 +24,14 @@ std::string_view to_string(Strategy s) {
         case Strategy::own_end: return "own-end";
         case Strategy::work_minority: return "work-minority";
         case Strategy::mismatch_named: return "mismatch-named";
+        case Strategy::idle_gpu: return "idle-gpu";
     }
     return "initiating-event";
 }
 
-bool corroborates(Support s) { return s != Support::silence && s != Support::order; }
+bool corroborates(Support s) {
+    return s != Support::silence && s != Support::order && s != Support::utilization;
+}
 
 namespace {
 

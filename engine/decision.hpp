@@ -17,7 +17,7 @@
 //      at low confidence (an inference from all of them failing alike); the other job-wide facts are systemic at
 //      medium.
 //   5. Confidence is calibrated by the independent kinds of support the agreeing suspects bring:
-//      two or more kinds → high, one → medium, silence or order alone → low. A world whose ranks are not all
+//      two or more kinds → high, one → medium, silence, order or GPU utilisation alone → low. A world whose ranks are not all
 //      in the logs, or a global rank that is inferred rather than read, caps it at medium.
 // Every sentence the user reads is written elsewhere (the reasoner explains a Decision); this file decides.
 #pragma once
@@ -36,7 +36,7 @@ std::string_view to_string(Confidence c);
 // The ways of naming a suspect (engine/strategies).
 enum class Strategy {
     initiating_event, silent_rank, sequence_lag, desync_report, agent_first_exit, mismatch_minority, own_end,
-    work_minority, mismatch_named
+    work_minority, mismatch_named, idle_gpu
 };
 std::string_view to_string(Strategy s);
 
@@ -58,6 +58,7 @@ enum class Support {
     present_silent,   // its stream is here, holds the others' errors, and it reports none while they all wait
     silence,          // every other rank reports collateral; it has no stream here to say anything (an inference)
     order,            // it is the first the launcher saw exit (an inference from order)
+    utilization,      // its GPU sat idle while the others' spun in a collective (an inference from a snapshot)
 };
 
 struct Suspect {

@@ -16,6 +16,8 @@ std::string_view without_cr(std::string_view s) {
     return s;
 }
 
+bool table_border(char c) { return c == '|' || c == '+'; }
+
 bool ends_in_padding(std::string_view s) { return s.size() >= 2 && s[s.size() - 1] == ' ' && s[s.size() - 2] == ' '; }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -92,6 +94,9 @@ void HardWrapJoiner::probe() {
     for (std::size_t i = 0; i + 1 < buffered_.size(); ++i) {
         std::string_view a = without_cr(buffered_[i].first), b = without_cr(buffered_[i + 1].first);
         if (a.size() != w || a.back() == ' ' || b.empty() || b.front() == ' ' || b.front() == '\t') continue;
+        // A table's rows (nvidia-smi's device table) end on its right border and start on its left one: equal widths,
+        // but each row is a line of its own.
+        if (table_border(a.back()) && table_border(b.front())) continue;
         if (start_shapes.count(head_shape(b)) || generic_line_start(b)) continue;
         ++mid_text_breaks;
     }

@@ -3,7 +3,8 @@
 // Contract. Wraps a LineReader. It first looks at up to 400 lines (at most 1 MiB) of the input to decide
 // whether the text was hard-wrapped at a fixed width W: no line longer than W, W >= 60, at least 5 lines (and
 // 30% of the non-empty ones) exactly W long, and at least 3 of those breaking mid-text: no space on either side
-// of the break, and the row after it does not start the way a log line does (the shape of the input's own line
+// of the break (a row ending on a table's border, '|' or '+', followed by one starting on it is a table's next row,
+// not a break), and the row after it does not start the way a log line does (the shape of the input's own line
 // starts, a timestamp, a bracketed prefix, a level word...). Equal lengths alone are no evidence: a log whose
 // first 400 lines all have the same length passes through untouched. Only then it joins every line exactly W long (unless it ends in two or more spaces: padding,
 // the line really ended there) with the line after it. Otherwise lines pass through untouched. Either way each

@@ -483,6 +483,10 @@ Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable&
         case Strategy::silent_rank: s.support = silence_support(c, table, stall); break;
         case Strategy::sequence_lag: s.support.insert(Support::sequence_lag); break;
         case Strategy::desync_report: s.support.insert(Support::desync_report); break;
+        case Strategy::idle_gpu:
+            s.support.insert(Support::utilization);
+            s.rank_inferred = true;
+            break;
         case Strategy::mismatch_minority: s.support = {Support::own_error, Support::peers_point_at}; break;
         case Strategy::own_end: s.support.insert(Support::outside_record); break;
         case Strategy::work_minority: s.support.insert(Support::work_compared); break;
@@ -639,6 +643,7 @@ void collect_candidates(const ProcessTable& table, const Timeline& t, JobModel& 
         if (auto c = silent_rank_strategy(table, t, m.world)) cs.push_back(*c);
     if (auto c = sequence_lag_strategy(table)) cs.push_back(*c);
     if (auto c = desync_strategy(table)) cs.push_back(*c);
+    if (auto c = idle_gpu_strategy(table, t, m.world)) cs.push_back(*c);
     if (auto c = mismatch_minority_strategy(table)) cs.push_back(*c);
     else if (MismatchReading named = mismatch_named_strategy(table, m.world); named.divergent)
         cs.push_back(*named.divergent);

@@ -288,6 +288,20 @@ void PartialReading::scalars(const json& body) {
     t.max_nodes = opt_field<int>(body, "max_nodes");
     t.torchrun = flag(body, "torchrun");
     t.rendezvous_on_loopback = flag(body, "rendezvous_on_loopback");
+    for (const json& s : list(body, "gpu_snapshots")) {
+        array(s, "a GPU snapshot", 3);
+        GpuSnapshot snapshot;
+        snapshot.source = index(s[0], t.sources.size(), "a GPU snapshot's source");
+        snapshot.line = integer<std::uint64_t>(s[1], "a line number");
+        for (const json& g : array(s[2], "a snapshot's GPUs")) {
+            array(g, "a GPU reading", 3);
+            if (snapshot.gpus.size() >= GpuTableReader::kMaxGpus) refuse("a GPU snapshot lists more GPUs than a host has");
+            snapshot.gpus.push_back({integer<int>(g[0], "a GPU index"), text(g[1], "a bus id"),
+                                     integer<int>(g[2], "a utilisation")});
+            if (snapshot.gpus.back().utilization > 100) refuse("a GPU utilisation above 100%");
+        }
+        t.gpu_snapshots.push_back(std::move(snapshot));
+    }
     for (const json& name : list(body, "stacks")) {
         const auto stack = parse_stack(text(name, "a stack"));
         if (!stack) refuse("stack '" + name.get<std::string>() + "' is not known to this denpex");

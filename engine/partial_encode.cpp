@@ -173,6 +173,14 @@ json body(const Timeline& t) {
     put(j, "max_nodes", t.max_nodes);
     put(j, "torchrun", t.torchrun);
     put(j, "rendezvous_on_loopback", t.rendezvous_on_loopback);
+    if (!t.gpu_snapshots.empty()) {
+        json& snapshots = j["gpu_snapshots"] = json::array();
+        for (const GpuSnapshot& s : t.gpu_snapshots) {
+            json gpus = json::array();
+            for (const GpuReading& g : s.gpus) gpus.push_back(json::array({g.index, g.bus, g.utilization}));
+            snapshots.push_back(json::array({s.source, s.line, std::move(gpus)}));
+        }
+    }
     if (!t.stacks.empty()) {
         json& stacks = j["stacks"] = json::array();
         for (Stack stack : t.stacks) stacks.push_back(std::string(to_string(stack)));

@@ -140,7 +140,10 @@ void explain_confidence(const Context& c, Diagnosis& d) {
         d.reasoning.push_back("Evidence outside its own output agrees: a kernel or launcher record of it, or output no other "
                               "process claims.");
     if (c.decision.confidence == Confidence::low)
-        d.reasoning.push_back("This is an inference from silence or order alone: no error of its own confirms it.");
+        d.reasoning.push_back(kinds.count(Support::utilization)
+                                  ? "This is an inference from one snapshot of GPU utilisation: no error of its own "
+                                    "confirms it (a stack dump of that rank would: py-spy dump --pid <pid>)."
+                                  : "This is an inference from silence or order alone: no error of its own confirms it.");
     if (c.decision.confidence == Confidence::medium && !c.m.unseen.empty() && c.m.facts.suspects[*c.decision.lead].strategy == Strategy::initiating_event)
         d.notes.push_back("The logs of " + ranks_phrase(c.m.unseen) +
                           " are not here; a failure there cannot be ruled out, though nothing here points to one.");

@@ -471,6 +471,38 @@ std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table) {
     return c;
 }
 
+namespace {
+
+constexpr int kIdlePercent = 5;    // a GPU no kernel runs on
+constexpr int kBusyPercent = 90;   // a GPU spinning in NCCL's kernels while its rank waits
+
+}  // namespace
+
+std::optional<Candidate> idle_gpu_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world) {
+    if (t.gpu_snapshots.size() != 1) return std::nullopt;
+    const GpuSnapshot& s = t.gpu_snapshots.front();
+    const bool one_node = t.nodes_expected() == 1 || (world && !t.nodes_expected() && t.topology.host_ranks.size() <= 1);
+    if (s.gpus.size() < 2 || !one_node || (world && *world != static_cast<int>(s.gpus.size()))) return std::nullopt;
+    const GpuReading* idle = nullptr;
+    for (const GpuReading& g : s.gpus) {
+        if (g.utilization >= kBusyPercent) continue;
+        if (g.utilization > kIdlePercent || idle) return std::nullopt;
+        idle = &g;
+    }
+    if (!idle) return std::nullopt;
+    Candidate c;
+    c.rank = idle->index;
+    c.process = table.by_rank(idle->index);
+    c.strategy = Strategy::idle_gpu;
+    c.strength = Strength::weak;
+    c.reason = "nvidia-smi (" + t.sources[s.source] + ":" + std::to_string(s.line) + ") shows GPU " +
+               std::to_string(idle->index) + " (" + idle->bus + ") at " + std::to_string(idle->utilization) +
+               "% while the other " + std::to_string(s.gpus.size() - 1) + " GPUs are at " +
+               std::to_string(kBusyPercent) + "% or more: ranks waiting in a collective spin in NCCL's kernels, so "
+               "the idle GPU's rank is the one not in it. Its rank is read as local rank N on GPU N of this one node.";
+    return c;
+}
+
 std::optional<Candidate> desync_strategy(const ProcessTable& table) {
     std::map<int, int> named;
     std::vector<const Event*> evidence;

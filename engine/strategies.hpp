@@ -80,6 +80,12 @@ struct DivergedSequences {
 };
 std::optional<DivergedSequences> find_diverged_sequences(const ProcessTable& table);
 std::optional<Candidate> desync_strategy(const ProcessTable& table);
+// nvidia-smi's snapshot of a hung job's GPUs: ranks waiting in a collective spin in NCCL's kernels at full
+// utilisation, and a rank that never reached it (stuck in Python, data loading, I/O) leaves its GPU idle. One snapshot,
+// of a single-node job whose every GPU it shows, with every GPU busy but exactly one idle: that GPU's rank, read as
+// local rank N on GPU N, is the one the others wait for. An inference from utilisation alone: weak, and the rank is
+// inferred.
+std::optional<Candidate> idle_gpu_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world);
 std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, const Timeline& t);
 std::optional<Candidate> mismatch_minority_strategy(const ProcessTable& table);
 // The work each rank waited on, compared at one sequence number of one process group (the watchdog's WorkNCCL

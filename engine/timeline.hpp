@@ -17,6 +17,7 @@
 
 #include "engine/attribution.hpp"
 #include "engine/bounded_number.hpp"
+#include "engine/gpu_table.hpp"
 #include "engine/job_topology.hpp"
 #include "engine/knowledge.hpp"
 #include "engine/version_range.hpp"
@@ -144,6 +145,8 @@ struct Timeline {
     std::optional<int> nodes_stated, min_nodes, max_nodes;
     // A line put the rendezvous endpoint on the agent's own loopback (Attribution::rendezvous_on_loopback).
     bool rendezvous_on_loopback = false;
+    // nvidia-smi's device table, the latest snapshot of each input that holds one (engine/gpu_table.hpp).
+    std::vector<GpuSnapshot> gpu_snapshots;
     std::optional<int> nodes_expected() const {
         if (nodes_stated) return nodes_stated;
         if (min_nodes && max_nodes && *min_nodes == *max_nodes) return min_nodes;

@@ -33,6 +33,10 @@ void append_indexed(Timeline& into, Timeline&& from) {
         x.group += group_base;
         into.exits.push_back(std::move(x));
     }
+    for (GpuSnapshot& g : from.gpu_snapshots) {
+        g.source += source_base;
+        into.gpu_snapshots.push_back(std::move(g));
+    }
     for (auto& [key, summary] : from.raw_processes) {
         RawKey k = key;
         k.group += group_base;

@@ -159,6 +159,17 @@ TEST_CASE("hard wrap: text wrapped at a fixed width is joined back, with the fir
     CHECK(starts[2] == starts[1] + 1);
 }
 
+TEST_CASE("hard wrap: nvidia-smi's table, rows of one width from border to border, is no wrapped text") {
+    std::string table = "Sun Oct 31 16:42:07 2021\n";
+    for (int i = 0; i < 8; ++i) {
+        table += "|   " + std::to_string(i) + "  Tesla V100-SXM2...  On   | 00000000:1A:00.0 Off |                    0 |\n";
+        table += "| N/A   49C    P0    68W / 300W |  16220MiB / 32510MiB |    100%      Default |\n";
+        table += "|                               |                      |                  N/A |\n";
+        table += "+-------------------------------+----------------------+----------------------+\n";
+    }
+    CHECK(logical_lines(table).size() == 33);
+}
+
 TEST_CASE("hard wrap: ordinary logs, even with many equal-length lines, pass through untouched") {
     std::string log;
     for (int i = 0; i < 50; ++i) log += "[rank0]: 2024-01-01 10:00:00,000 INFO train: step " + std::to_string(1000 + i) + " loss 2.3456 lr 3.0e-04 tokens/s 41872\n";
