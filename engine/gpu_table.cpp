@@ -31,12 +31,16 @@ void GpuTableReader::feed(std::string_view line, std::uint32_t source, std::uint
     const std::size_t start = line.find_first_not_of(' ');
     if (start == std::string_view::npos) return;
     line.remove_prefix(start);
-    if (line.front() != '|') {
+    if (line.front() != '|') {   // the hot path: every other line of a log ends here
         pending_.reset();
-        if (line.find("NVIDIA-SMI ") != std::string_view::npos) finish_snapshot();
         return;
     }
     if (line.size() < 40) return;
+    if (line.starts_with("| NVIDIA-SMI ")) {   // the header row ("A header line" in gpu_table.hpp): a new snapshot
+        pending_.reset();
+        finish_snapshot();
+        return;
+    }
     const re2::StringPiece text(line.data(), line.size());
     if (pending_) {
         std::string percent;
