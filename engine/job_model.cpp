@@ -641,7 +641,8 @@ void collect_candidates(const ProcessTable& table, const Timeline& t, JobModel& 
     // Work another rank completed had every rank of the group take part: no rank stalled before it, silent or not.
     if (!m.diverged_sequences)
         if (auto c = silent_rank_strategy(table, t, m.world)) cs.push_back(*c);
-    if (auto c = sequence_lag_strategy(table)) cs.push_back(*c);
+    if (!m.diverged_sequences)   // read once in find_configuration_facts; a rank behind is then no laggard
+        if (auto c = sequence_lag_strategy(table)) cs.push_back(*c);
     if (auto c = desync_strategy(table)) cs.push_back(*c);
     if (auto c = idle_gpu_strategy(table, t, m.world)) cs.push_back(*c);
     if (auto c = mismatch_minority_strategy(table)) cs.push_back(*c);

@@ -427,11 +427,10 @@ std::optional<DivergedSequences> find_diverged_sequences(const ProcessTable& tab
 }
 
 // NCCL sequence numbers count per process group: a rank's work in one group says nothing of another group's, so
-// the work the others timed out on and what each rank enqueued are compared within one group only. A rank behind
-// the others that itself waits in a work another rank completed did not stall: the ranks ran different collectives
-// under one number (find_diverged_sequences), and being behind says nothing of who diverged.
+// the work the others timed out on and what each rank enqueued are compared within one group only. (Where a rank
+// waits in a work another completed, find_diverged_sequences, the job model does not ask: being behind then says
+// nothing of who diverged.)
 std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table) {
-    if (find_diverged_sequences(table)) return std::nullopt;
     std::map<std::string, long long> timed_out_at;   // per process group
     for (const Process& p : table.processes())
         for (const Event* e : p.direct_collateral)
