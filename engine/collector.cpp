@@ -455,6 +455,11 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
         ev.time_exact = a.time.has_value();
         if (a.time) {
             ev.time = a.time;
+        } else if (auto when = in_summary ? elastic.current_time() : std::nullopt) {
+            // A summary record's line: the record's own time (when the agent saw the worker fail), not the time of
+            // the agent's output around it.
+            ev.time = when;
+            ev.time_exact = true;
         } else if (auto w = writer_time.find(writer); w != writer_time.end()) {
             ev.time = w->second.first;
             ev.time_age = lines_since(w->second.second);

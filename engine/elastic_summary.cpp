@@ -13,6 +13,7 @@ struct Patterns {
     RE2 record{R"(^\s*\[\d+\]:\s*$)"};
     RE2 border{R"(^\s*={20,}\s*$)"};
     RE2 host{R"(^\s*host\s*:\s*(\S+))"};
+    RE2 time{R"(^\s*time\s*:\s*(\d{4}-\d\d-\d\d_\d\d:\d\d:\d\d)\s*$)"};
     RE2 rank{R"(^\s*rank\s*:\s*(-?\d+)\s*\(local_rank:\s*(\d+)\))"};
     RE2 exitcode{R"(^\s*exitcode\s*:\s*(-?\d+)\s*\(pid:\s*(\d+)\))"};
     RE2 agent_failed{R"(failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\))"};
@@ -82,6 +83,7 @@ ElasticLine ElasticSummaryReader::feed(std::string_view body) {
         rank_.reset();
         local_rank_.reset();
         host_.reset();
+        time_.reset();
         return out;
     }
     if (RE2::PartialMatch(text, p.border)) {
@@ -89,8 +91,11 @@ ElasticLine ElasticSummaryReader::feed(std::string_view body) {
         return out;
     }
     if (!in_record_) return out;
+    std::string when;
     if (RE2::PartialMatch(text, p.host, &host)) {
         host_ = host;
+    } else if (RE2::PartialMatch(text, p.time, &when)) {
+        time_ = parse_timestamp(when);
     } else if (RE2::PartialMatch(text, p.rank, &rank, &local)) {
         rank_ = parse_bounded<int>(rank, -1, kMaxRank);
         local_rank_ = parse_bounded<int>(local, 0, kMaxRank);

@@ -549,10 +549,22 @@ void ignore_explained_task_lists(const ProcessTable& table, const Timeline& t, s
             }))
             reported.insert(*task);
     }
+    // Under torchrun a task is a node's agent: its exit follows the agent's summary of its failed workers, which is
+    // why it exited.
+    std::set<std::string, std::less<>> summarised_hosts;
+    if (t.torchrun)
+        for (const ExitRecord& x : t.exits)
+            if (x.host) summarised_hosts.emplace(short_host_name(*x.host));
     for (const Process& p : table.processes())
         for (const Event* e : p.events) {
+            if (!e->signature->fallback || ignored.count(e)) continue;
+            const bool about_tasks = e->captures.count("task") || e->captures.count("tasks");
+            if (about_tasks && e->host && summarised_hosts.count(short_host_name(*e->host))) {
+                ignored.insert(e);
+                continue;
+            }
             const auto listed = e->captures.find("tasks");
-            if (listed == e->captures.end() || !e->signature->fallback || ignored.count(e)) continue;
+            if (listed == e->captures.end()) continue;
             bool all = true;
             std::string_view rest = listed->second;
             while (all && !rest.empty()) {

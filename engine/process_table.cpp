@@ -356,6 +356,7 @@ void ProcessTable::infer_mappings() {
     const std::size_t n = t_.groups.size();
     local_offset_.assign(n, std::nullopt);
     offset_reason_.assign(n, {});
+    offset_guessed_.assign(n, false);
     task_is_rank_.assign(n, false);
     std::vector<std::set<int>> locals(n);
     std::vector<std::set<long>> pids(n);
@@ -399,10 +400,16 @@ void ProcessTable::infer_mappings() {
             offset_reason_[g] = "inferred: the rendezvous is on this host's loopback (\"" +
                                 excerpt(*t_.topology.loopback_rendezvous, 80) +
                                 "\"), which no other host can join, so every rank runs here and local rank N is rank N";
-        } else if ((!t_.world_size || *t_.world_size <= span) && ranks_fit) {
+        } else if (t_.world_size && *t_.world_size <= span && ranks_fit) {
             local_offset_[g] = 0;
-            offset_reason_[g] = "a guess: only one node's output is here and no line maps local ranks to global "
-                                "ones, so local rank N is taken as global rank N";
+            offset_reason_[g] = "inferred: the world has " + std::to_string(*t_.world_size) +
+                                " ranks and this node's local ranks span them all, so local rank N is rank N";
+        } else if (!t_.world_size && ranks_fit) {
+            local_offset_[g] = 0;
+            offset_guessed_[g] = true;
+            offset_reason_[g] = "a guess: only one node's output is here, no line gives the world size or maps local "
+                                "ranks to global ones, so local rank N is taken as global rank N (true only if this "
+                                "is the first or the only node)";
         }
     }
     // srun tasks holding one worker each: the task index is SLURM_PROCID, the rank.
@@ -463,7 +470,8 @@ std::set<std::string> ProcessTable::group_host(std::uint32_t group) const {
 }
 
 std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,
-                                 std::optional<int>& local, std::optional<long>& pid, std::string* inference) const {
+                                 std::optional<int>& local, std::optional<long>& pid, std::string* inference,
+                                 bool* guessed) const {
     const Group& g = t_.groups[k.group];
     rank = k.rank;
     local = k.local_rank;
@@ -490,6 +498,7 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
     }
     if (!rank && local && local_offset_[k.group]) {
         rank = *local + *local_offset_[k.group];
+        if (guessed) *guessed = offset_guessed_[k.group];
         if (inference) {
             *inference = offset_reason_[k.group];
             if (auto by = paired_by_peers_.find({k.group, pid.value_or(-1)}); pid && by != paired_by_peers_.end())
@@ -589,7 +598,8 @@ Process& ProcessTable::process_for(const RawKey& k, const std::optional<std::str
     std::optional<int> rank, local;
     std::optional<long> pid;
     std::string inference;
-    std::string key = key_of(k, host, rank, local, pid, &inference);
+    bool guessed = false;
+    std::string key = key_of(k, host, rank, local, pid, &inference, &guessed);
     auto it = index_.find(key);
     if (it != index_.end()) {
         Process& p = processes_[it->second];
@@ -597,6 +607,7 @@ Process& ProcessTable::process_for(const RawKey& k, const std::optional<std::str
         if (!p.pid && pid) p.pid = pid;
         // A rank read from a line somewhere beats the same rank inferred elsewhere.
         if (inference.empty()) p.rank_inference.clear();
+        if (inference.empty() || !guessed) p.rank_guessed = false;
         return p;
     }
     Process p;
@@ -606,6 +617,7 @@ Process& ProcessTable::process_for(const RawKey& k, const std::optional<std::str
     p.group = k.group;
     p.group_name = t_.groups[k.group].name;
     p.rank_inference = inference;
+    p.rank_guessed = guessed;
     index_.emplace(key, processes_.size());
     processes_.push_back(std::move(p));
     return processes_.back();

@@ -48,6 +48,10 @@ struct Process {
     std::set<std::string> hosts;
     bool sigterm_by_agent = false;
     std::string rank_inference;    // non-empty when the global rank was inferred, not read: how
+    // The inference is a guess, not a deduction: one node's local ranks taken as the global ranks with nothing
+    // saying that node is the first (or the only) one. Capped at medium like any inference; the report asks for the
+    // fact that would settle it (which node, or the world size).
+    bool rank_guessed = false;
 
     const Event* first_specific_initiating() const { return specific_initiating.empty() ? nullptr : specific_initiating.front(); }
     const Event* first_generic_initiating() const { return generic_initiating.empty() ? nullptr : generic_initiating.front(); }
@@ -87,7 +91,8 @@ public:
 
 private:
     std::string key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,
-                       std::optional<int>& local, std::optional<long>& pid, std::string* inference = nullptr) const;
+                       std::optional<int>& local, std::optional<long>& pid, std::string* inference = nullptr,
+                       bool* guessed = nullptr) const;
     void pair_closed_peer_by_elimination();
     void infer_mappings();
     std::optional<std::size_t> exit_index(const ExitRecord& x) const;
@@ -114,6 +119,7 @@ private:
     std::vector<std::optional<int>> sole_rank_;       // per group: the only rank its lines ever name
     std::vector<std::optional<int>> local_offset_;    // per group: global = local + offset, inferred
     std::vector<std::string> offset_reason_;
+    std::vector<bool> offset_guessed_;                // per group: the offset is a guess (Process::rank_guessed)
     std::vector<bool> task_is_rank_;                  // per group: srun task index is the rank
     // srun's own task lines put several tasks on one node, no labelled output says otherwise and torchrun's agent
     // shows nowhere: srun started one worker per task, so task N is SLURM_PROCID N, the rank.

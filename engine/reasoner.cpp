@@ -236,6 +236,12 @@ void explain_determined(const Context& c, Diagnosis& d, const Process*& chosen) 
                               "hung rank is.");
     if (chosen && !chosen->rank_inference.empty())
         d.notes.push_back("The global rank of " + chosen->name() + " is " + chosen->rank_inference + ".");
+    if (chosen && chosen->rank_guessed && chosen->local_rank)
+        d.missing.push_back("Which node this output is from, or the world size: local rank " +
+                            std::to_string(*chosen->local_rank) + " is global rank " +
+                            std::to_string(*chosen->local_rank) + " only on the first node (global rank = node_rank "
+                            "x nproc_per_node + local rank). torchrun's failure summary ('rank : R (local_rank: L)'), "
+                            "its --node_rank, or NCCL_DEBUG=INFO's 'Init COMPLETE' lines give it.");
     if (!chosen) {
         // A rank known only by elimination ran where everyone else did, if that is one host.
         std::set<std::string> hosts;
@@ -626,6 +632,33 @@ bool explain_store_unreached(const Context& c, Diagnosis& d, const std::string& 
 }
 
 // Only collateral errors are here: name the most telling one, and where the initiator's output must be.
+// A launcher summary's record of a worker failing (its dated `time` field) before every other failure the logs can
+// order against it, for a worker whose own output is not here: the first place to look.
+const Event* earliest_recorded_end(const Context& c, const Process*& whose) {
+    const Event* first = nullptr;
+    for (const Process& p : c.table.processes()) {
+        if (!p.rank || p.own_lines > 0) continue;
+        for (const Event* e : p.events)
+            if (e->in_summary && e->time && e->time->has_date && (!first || precedes(*e, *first).value_or(false))) {
+                first = e;
+                whose = &p;
+            }
+    }
+    if (!first) return nullptr;
+    bool ordered_before_some = false;
+    for (const Process& p : c.table.processes())
+        for (const Event* e : p.events) {
+            if (e == first || e->role == Role::context || p.rank == whose->rank) continue;
+            // The agent's own report around its summary (ChildFailedError, "failed (exitcode: ...)") tells of the
+            // same ends; other records and the workers' own errors are what the first end is compared with.
+            if (!e->in_summary && e->signature->entry->category == "Launcher") continue;
+            const auto order = precedes(*first, *e);
+            if (order == false) return nullptr;
+            ordered_before_some = ordered_before_some || order.value_or(false);
+        }
+    return ordered_before_some ? first : nullptr;
+}
+
 void explain_collateral_only(const Context& c, Diagnosis& d) {
     const auto [best, example] = most_telling_collateral(c);
     // A consequence of the stall (the time limit that ended it) is what the user saw last: the failure is still
@@ -649,6 +682,11 @@ void explain_collateral_only(const Context& c, Diagnosis& d) {
     const std::vector<int> seen = c.table.seen_ranks();
     const std::optional<int>& world = c.m.world;
     if (explain_store_unreached(c, d, terms)) return;
+    const Process* recorded = nullptr;
+    if (const Event* end = earliest_recorded_end(c, recorded))
+        d.missing.push_back("Start with " + recorded->name() + "'s own output: its launcher recorded it failing at " +
+                            format_time(*end->time) + " (" + where_of(*end) + "), before every other failure these "
+                            "logs can order against it, but not with what; search its log for " + terms + ".");
     if (!c.m.unseen.empty()) {
         d.missing.push_back("The logs of " + ranks_phrase(c.m.unseen) +
                             (absent_hosts.empty() ? std::string() : " (" + absent_hosts + ")") +

@@ -617,6 +617,45 @@ bool node_output_contradicts(const Process& named, const ExitRecord& record, con
     return false;
 }
 
+// Another worker of the same launch ended with a failure just as unexplained: no error of its own, no lost peer or
+// wait in its output. The agent reaps the workers it finds failed in one poll in an order of its own, so which of
+// the two it named first orders nothing. Lost-peer errors the node printed without a rank (no prefixes) explain as
+// many exits as there are of them.
+bool rival_unexplained_exit(const ExitRecord& record, const Process& named, const ProcessTable& table,
+                            const Timeline& t) {
+    auto same_attempt = [&](const std::optional<std::uint16_t>& a) { return !a || !record.attempt || *a == *record.attempt; };
+    std::set<const Process*> rivals;
+    for (const ExitRecord& x : t.exits) {
+        const Process* p = table.resolve_exit(x);
+        if (x.group != record.group || !p || p == &named || !x.exitcode || *x.exitcode == 0 || *x.exitcode == kSigterm)
+            continue;
+        if (same_attempt(x.attempt) && !has_lost_peer(*p) && !p->first_initiating()) rivals.insert(p);
+    }
+    std::size_t unranked_losses = 0;
+    for (const Process& q : table.processes()) {
+        if (q.group != record.group || q.rank || q.local_rank || q.pid) continue;
+        for (const Event* e : q.direct_collateral)
+            if (e->signature->entry->category != "Launcher" && same_attempt(e->attempt)) ++unranked_losses;
+    }
+    return rivals.size() > unranked_losses;
+}
+
+// The launcher's summary of another node records a worker's failure before the named worker's: the named one was
+// first on its own node only. (Summary records carry the agent's dated time, so nodes compare.)
+bool earlier_failure_elsewhere(const Process& named, const ProcessTable& table) {
+    for (const Event* mine : named.events) {
+        if (!mine->in_summary) continue;
+        for (const Process& q : table.processes()) {
+            if (&q == &named || q.group == named.group) continue;
+            for (const Event* theirs : q.events)
+                if (theirs->in_summary && theirs->signature->entry->category == "Launcher" &&
+                    precedes(*theirs, *mine).value_or(false))
+                    return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, const Timeline& t) {
@@ -631,7 +670,9 @@ std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, co
         record = &x;
     }
     if (!named || !named->rank) return std::nullopt;
-    if (ended_like_siblings(*record, named, table, t) || node_output_contradicts(*named, *record, table)) return std::nullopt;
+    if (ended_like_siblings(*record, named, table, t) || node_output_contradicts(*named, *record, table) ||
+        rival_unexplained_exit(*record, *named, table, t) || earlier_failure_elsewhere(*named, table))
+        return std::nullopt;
     Candidate c;
     c.process = named;
     c.strategy = Strategy::agent_first_exit;
@@ -863,6 +904,13 @@ std::optional<Candidate> own_end_strategy(const ProcessTable& table, const Timel
         record = &x;
     }
     if (!ended) return std::nullopt;
+    // Another worker ended on the same signal (the watchdog's SIGABRT on every rank): this end is not its own.
+    for (const ExitRecord& x : t.exits) {
+        const Process* p = table.resolve_exit(x);
+        if (p && p != ended && x.exitcode == record->exitcode &&
+            (!x.attempt || !record->attempt || *x.attempt == *record->attempt))
+            return std::nullopt;
+    }
     Candidate c;
     c.process = ended;
     c.strategy = Strategy::own_end;

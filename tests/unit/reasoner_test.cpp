@@ -836,3 +836,86 @@ TEST_CASE("reasoner: a global rank announced twice while others never are is ran
     REQUIRE(only(covered).failure);
     CHECK(only(covered).failure->id != "duplicate-global-rank");
 }
+
+namespace {
+
+// One torchrun summary record, in torch 2.x's layout.
+std::string summary_record(int index, const std::string& time, const std::string& host, int rank, int local,
+                           int exitcode, long pid) {
+    return "[" + std::to_string(index) + "]:\n  time      : " + time + "\n  host      : " + host +
+           "\n  rank      : " + std::to_string(rank) + " (local_rank: " + std::to_string(local) +
+           ")\n  exitcode  : " + std::to_string(exitcode) + " (pid: " + std::to_string(pid) +
+           ")\n  error_file: <N/A>\n  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n";
+}
+
+std::string summary(const std::string& failures, const std::string& root) {
+    return "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+           "============================================================\ntrain.py FAILED\n"
+           "------------------------------------------------------------\nFailures:\n" +
+           (failures.empty() ? std::string("  <NO_OTHER_FAILURES>\n") : failures) +
+           "------------------------------------------------------------\nRoot Cause (first observed failure):\n" + root +
+           "============================================================\n";
+}
+
+}  // namespace
+
+TEST_CASE("reasoner: the agent's first exit orders nothing when another worker's exit is just as unexplained") {
+    const std::string log =
+        "[default1]:RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:12946\n"
+        "[default3]:RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:50307\n"
+        "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 4108 closing signal SIGTERM\n"
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 4107) of binary: /usr/bin/python\n" +
+        summary(summary_record(1, "2023-01-19_15:43:49", "ws", 2, 2, 1, 4109) +
+                    summary_record(2, "2023-01-19_15:43:49", "ws", 3, 3, 1, 4110),
+                summary_record(0, "2023-01-19_15:43:49", "ws", 0, 0, 1, 4107));
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK(d.undetermined);
+    CHECK_FALSE(d.initiating_rank.has_value());
+    CHECK_FALSE(has_strategy(d, "agent-first-exit"));
+}
+
+TEST_CASE("reasoner: a worker's end on the signal every other worker ended on is not its own") {
+    std::string log;
+    for (int r = 1; r < 4; ++r) log += watchdog(r);
+    log += "[default0]:Exception raised from checkTimeout at ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:618 (most recent call first):\n"
+           "[default0]:frame #2: c10d::ProcessGroupNCCL::watchdogHandler() + 0x233 (0x7f6a1c3fcec3 in libtorch_cuda.so)\n"
+           "E1023 14:42:03.402000 20114 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -6) local_rank: 0 (pid: 20151) of binary: /usr/bin/python3\n";
+    std::string failures;
+    for (int r = 1; r < 4; ++r) failures += summary_record(r, "2023-10-23_14:42:03", "gpu-q11", r, r, -6, 20151 + r);
+    log += summary(failures, summary_record(0, "2023-10-23_14:42:03", "gpu-q11", 0, 0, -6, 20151));
+    const Report r = run({{"node0.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK(d.undetermined);
+    CHECK_FALSE(has_strategy(d, "own-end"));
+}
+
+TEST_CASE("reasoner: summaries' dated times order two nodes' first failures; the earlier one is where to look") {
+    const std::string node0 =
+        watchdog(1, 8812) +
+        "W1023 14:42:07.406000 88310 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 88392 closing signal SIGTERM\n"
+        "E1023 14:42:08.912000 88310 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -6) local_rank: 0 (pid: 88391) of binary: /usr/bin/python3\n" +
+        summary("", summary_record(0, "2024-10-23_14:42:07", "gpu-node-06", 0, 0, -6, 88391));
+    const std::string node1 = summary("", summary_record(0, "2024-10-23_14:32:05", "gpu-node-07", 5, 1, 1, 51289));
+    const Report r = run({{"node0.log", node0}, {"node1.log", node1}});
+    const Diagnosis& d = only(r);
+    CHECK(d.undetermined);
+    CHECK_FALSE(d.initiating_rank.has_value());
+    REQUIRE_FALSE(d.missing.empty());
+    CHECK(d.missing.front().find("Start with rank 5") != std::string::npos);
+    CHECK(d.missing.front().find("14:32:05") != std::string::npos);
+}
+
+TEST_CASE("reasoner: local rank taken for global rank with no world size says which fact would settle it") {
+    const std::string log =
+        "W0613 02:11:45.903000 88102 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 88131 closing signal SIGTERM\n"
+        "E0613 02:11:46.311000 88102 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -4) local_rank: 1 (pid: 88130) of binary: /usr/bin/python3\n";
+    const Report r = run({{"torchrun.log", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank.has_value());
+    CHECK(*d.initiating_rank == 1);
+    CHECK(d.confidence != "high");
+    bool asks = false;
+    for (const auto& m : d.missing) asks = asks || m.find("only on the first node") != std::string::npos;
+    CHECK(asks);
+}
