@@ -496,6 +496,20 @@ std::size_t stream_tag(std::string_view rest, Attribution&, Walk& walk) {
     return c[0].size();
 }
 
+// A test harness that relays a child's streams line by line: accelerate's and transformers' `execute_subprocess_async`
+// print `label, line` with label `stdout:` or `stderr:` (so `stderr: ` + the child's line, `stderr: ` alone for an
+// empty one). The label names a stream, not a writer.
+std::size_t harness_label(std::string_view rest, Attribution&, Walk& walk) {
+    constexpr std::array<std::string_view, 2> kLabels = {"stdout:", "stderr:"};
+    if (walk.inside || !starts_with(rest, 's')) return 0;
+    for (std::string_view label : kLabels) {
+        if (!rest.starts_with(label)) continue;
+        if (rest.size() == label.size()) return label.size();
+        if (rest[label.size()] == ' ') return label.size() + 1;
+    }
+    return 0;
+}
+
 // srun --label: `3: ` (right-aligned, so ` 3: ` when there are ten tasks or more). A task index, not a rank:
 // with torchrun under srun one task is a whole node.
 std::size_t srun_label(std::string_view rest, Attribution& a, Walk& walk) {
@@ -570,7 +584,7 @@ std::size_t pdsh_host(std::string_view rest, Attribution& a, Walk& walk) {
 
 // The fixed order. More specific forms come first where two could match the same text: `[rankN]:` before
 // the role prefix, DeepSpeed's full header before a bare bracketed date, NCCL's `host:pid:tid` before pdsh.
-constexpr std::array<Parser, 17> kParsers = {&line_number,    &mpirun_tag, &torch_rank,  &tee_role,
+constexpr std::array<Parser, 18> kParsers = {&harness_label, &line_number,    &mpirun_tag, &torch_rank,  &tee_role,
                                              &bare_index_tag, &glog_bracketed, &glog_bare, &nccl_header,
                                              &ray_worker,     &deepspeed,  &time_prefix, &clock_prefix, &stream_tag, &ompi_host_pid,
                                              &syslog_header,  &srun_label, &pdsh_host};

@@ -31,6 +31,8 @@
 //   dmesg            `[12345.678901] ` (seconds since boot) and `[Mon Oct 23 14:02:03 2024] `
 //   syslog/journal   `Mar 12 04:17:33 dgx-a08 kernel: ` -> time (no year), host, pid of `prog[pid]: `
 //   log viewer       `[1803] ` line numbers are NOT ranks and are skipped.
+//   test harness     `stderr: ` / `stdout: ` (accelerate's and transformers' execute_subprocess_async relaying a
+//                    child's streams) -> nothing; skipped so the child's own prefixes and records are read
 //   in-body          `Rank 3: Completed store-based barrier`, `to store for rank: 3`,
 //                    `rank : 3 (local_rank: 1)` (elastic summary) -> rank (and local_rank)
 #pragma once

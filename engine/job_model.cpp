@@ -582,6 +582,15 @@ void ignore_explained_task_lists(const ProcessTable& table, const Timeline& t, s
 void consider_agent_first_exit(JobModel& m, std::vector<Candidate>& cs, const ProcessTable& table, const Timeline& t) {
     auto c = agent_first_exit_strategy(table, t);
     if (!c) return;
+    // Its own output is not here, and a sibling lost a peer or waited: exit code 1 is also how a rank that lost its
+    // peer ends, and with ranks of the world on other nodes (or a world of unknown size) the peer lost may be there.
+    // The first exit on this node then says nothing of who failed first.
+    const bool sibling_hurt = std::any_of(table.processes().begin(), table.processes().end(), [&](const Process& q) {
+        return &q != c->process && q.group == c->process->group &&
+               std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
+                           [](const Event* e) { return e->signature->entry->category != "Launcher"; });
+    });
+    if (c->process->own_lines == 0 && sibling_hurt && (!m.unseen.empty() || !m.world)) return;
     const bool nothing_else = cs.empty() && m.init.systemic.empty() && m.init.unordered.empty() &&
                               m.init.unranked.empty() && m.init.disagreeing.empty();
     const bool supports = std::any_of(cs.begin(), cs.end(), [&](const Candidate& x) { return x.process == c->process; });

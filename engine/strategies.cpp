@@ -640,6 +640,17 @@ bool rival_unexplained_exit(const ExitRecord& record, const Process& named, cons
     return rivals.size() > unranked_losses;
 }
 
+// The worker ended on SIGABRT, the watchdog's own abort, in a job where some rank shows a collective wait: a rank that
+// waited ends exactly so, and nothing of the named worker's own says it did not.
+bool aborted_like_a_waiter(const ExitRecord& record, const ProcessTable& table) {
+    constexpr int kSigabrt = -6;
+    if (record.exitcode != kSigabrt) return false;
+    return std::any_of(table.processes().begin(), table.processes().end(), [](const Process& q) {
+        return std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
+                           [](const Event* e) { return e->shows_wait(); });
+    });
+}
+
 // The launcher's summary of another node records a worker's failure before the named worker's: the named one was
 // first on its own node only. (Summary records carry the agent's dated time, so nodes compare.)
 bool earlier_failure_elsewhere(const Process& named, const ProcessTable& table) {
@@ -671,6 +682,7 @@ std::optional<Candidate> agent_first_exit_strategy(const ProcessTable& table, co
     }
     if (!named || !named->rank) return std::nullopt;
     if (ended_like_siblings(*record, named, table, t) || node_output_contradicts(*named, *record, table) ||
+        aborted_like_a_waiter(*record, table) ||
         rival_unexplained_exit(*record, *named, table, t) || earlier_failure_elsewhere(*named, table))
         return std::nullopt;
     Candidate c;
@@ -894,6 +906,8 @@ std::optional<Candidate> own_end_strategy(const ProcessTable& table, const Timel
         // A signal (a negative exit code), not an error exit: a rank that lost its peer exits with 1 too, and its
         // traceback may simply be outside these logs.
         if (!x.exitcode || *x.exitcode >= 0 || *x.exitcode == kSigterm) continue;
+        // SIGABRT while a rank waited in a collective is how a waiter ends too: not an end of its own.
+        if (aborted_like_a_waiter(x, table)) continue;
         const Process* p = table.resolve_exit(x);
         // Its own output must be here to show that it neither waited nor lost a peer.
         if (!p || !p->rank || p->own_lines == 0 || !p->direct_collateral.empty() || p->sigterm_by_agent ||

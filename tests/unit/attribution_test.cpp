@@ -514,3 +514,15 @@ TEST_CASE("attribution: Open MPI's own prefix names the writer's host and pid") 
     CHECK(ucx.pid == std::optional<long>(345));
     CHECK(body("[gpu-h07:61204:0:61298]  Caught signal 11 (Segmentation fault)").find("Caught signal 11") == 1);
 }
+
+TEST_CASE("attribution: a test harness's stream label is skipped, the child's own prefixes are read") {
+    // accelerate's / transformers' execute_subprocess_async: print("stderr:", line).
+    const auto a = attribute("stderr: [rank1]:[E ProcessGroupNCCL.cpp:461] To avoid data inconsistency");
+    CHECK(a.rank == 1);
+    CHECK(body("stderr:   rank      : 0 (local_rank: 0)") == "  rank      : 0 (local_rank: 0)");
+    CHECK(body("stdout: epoch 3 done") == "epoch 3 done");
+    CHECK(body("stderr:") == "");
+    // Not a label: a word that only begins like one, and the label not at the line's start.
+    CHECK(body("stderrs: x") == "stderrs: x");
+    CHECK(body("error in stderr: x") == "error in stderr: x");
+}

@@ -919,3 +919,30 @@ TEST_CASE("reasoner: local rank taken for global rank with no world size says wh
     for (const auto& m : d.missing) asks = asks || m.find("only on the first node") != std::string::npos;
     CHECK(asks);
 }
+
+TEST_CASE("reasoner: the agent's first exit of a silent worker whose sibling lost a peer, world unknown, orders nothing") {
+    // Exit code 1 is also how a rank that lost its peer ends; the peer lost may be on a node not shown.
+    const std::string log =
+        "[default1]:[rank1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.1.0.7]:41022\n"
+        "E0522 09:14:51.208000 7711 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 0 (pid: 7730) of binary: /usr/bin/python3\n" +
+        summary(summary_record(1, "2025-05-22_09:14:51", "cpu-a3", 1, 1, 1, 7731),
+                summary_record(0, "2025-05-22_09:14:51", "cpu-a3", 0, 0, 1, 7730));
+    const Report r = run({{"node0.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(has_strategy(d, "agent-first-exit"));
+    CHECK(d.confidence == "low");
+}
+
+TEST_CASE("reasoner: a SIGABRT exit while a rank waited in a collective is how a waiter ends, not an end of its own") {
+    // The watchdog ends a rank that waited exactly so: neither the agent's first exit nor the launcher's record of
+    // the signal corroborates the silent rank; silence alone is all there is.
+    const std::string log =
+        "[rank0]: step 1200 loss 2.31\n" + watchdog(1) +
+        "E1023 14:42:03.402000 20114 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -6) local_rank: 0 (pid: 20151) of binary: /usr/bin/python3\n" +
+        summary("", summary_record(0, "2023-10-23_14:42:03", "gpu-q11", 0, 0, -6, 20151));
+    const Report r = run({{"node0.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(has_strategy(d, "agent-first-exit"));
+    CHECK_FALSE(has_strategy(d, "own-end"));
+    CHECK(d.confidence != "high");
+}
