@@ -40,6 +40,27 @@ std::vector<int> capture_ints(const Event& e, const char* name) {
     return out;
 }
 
+// The worker ended on SIGABRT, the watchdog's own abort, in a job where some rank shows a collective wait: a rank that
+// waited ends exactly so, and nothing of the named worker's own says it did not.
+bool aborted_like_a_waiter(const ExitRecord& record, const ProcessTable& table) {
+    constexpr int kSigabrt = -6;
+    if (record.exitcode != kSigabrt) return false;
+    return std::any_of(table.processes().begin(), table.processes().end(), [](const Process& q) {
+        return std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
+                           [](const Event* e) { return e->shows_wait(); });
+    });
+}
+
+// The launcher recorded `rank` ending as a waiter ends (above): the rank's silence in these inputs is then a stream
+// not shown (its own watchdog abort is where it would be), not a rank that stopped taking part.
+bool recorded_ending_like_a_waiter(int rank, const ProcessTable& table, const Timeline& t) {
+    return std::any_of(t.exits.begin(), t.exits.end(), [&](const ExitRecord& x) {
+        const Process* p = table.resolve_exit(x);
+        const std::optional<int> r = p && p->rank ? p->rank : x.rank;
+        return r == rank && aborted_like_a_waiter(x, table);
+    });
+}
+
 }  // namespace
 
 namespace {
@@ -348,6 +369,7 @@ std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const T
     }
     if (silent.size() != 1 || collateral != *world - 1) return std::nullopt;
     const int rank = silent.front();
+    if (recorded_ending_like_a_waiter(rank, table, t)) return std::nullopt;
     const Process* p = table.by_rank(rank);
     Candidate c;
     c.process = p && p->own_lines > 0 ? p : nullptr;
@@ -638,17 +660,6 @@ bool rival_unexplained_exit(const ExitRecord& record, const Process& named, cons
             if (e->signature->entry->category != "Launcher" && same_attempt(e->attempt)) ++unranked_losses;
     }
     return rivals.size() > unranked_losses;
-}
-
-// The worker ended on SIGABRT, the watchdog's own abort, in a job where some rank shows a collective wait: a rank that
-// waited ends exactly so, and nothing of the named worker's own says it did not.
-bool aborted_like_a_waiter(const ExitRecord& record, const ProcessTable& table) {
-    constexpr int kSigabrt = -6;
-    if (record.exitcode != kSigabrt) return false;
-    return std::any_of(table.processes().begin(), table.processes().end(), [](const Process& q) {
-        return std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
-                           [](const Event* e) { return e->shows_wait(); });
-    });
 }
 
 // The launcher's summary of another node records a worker's failure before the named worker's: the named one was

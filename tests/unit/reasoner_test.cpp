@@ -946,3 +946,18 @@ TEST_CASE("reasoner: a SIGABRT exit while a rank waited in a collective is how a
     CHECK_FALSE(has_strategy(d, "own-end"));
     CHECK(d.confidence != "high");
 }
+
+TEST_CASE("reasoner: a rank silent here whose launcher recorded the waiters' SIGABRT is a stream not shown, not a stall") {
+    // Ranks 0, 2 and 3 time out; rank 1 writes nothing under its number, and torchrun recorded it ending on SIGABRT,
+    // the watchdog's abort of a rank that waited: its own timeout is what is missing, not its taking part.
+    std::string log = watchdog(0) + watchdog(2) + watchdog(3) +
+                      "Exception raised from checkTimeout at ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:565 (most recent call first):\n"
+                      "frame #2: c10d::ProcessGroupNCCL::watchdogHandler() + 0x233 (0x7f1893fd6313 in libtorch_cuda.so)\n"
+                      "terminate called after throwing an instance of 'c10::DistBackendError'\n"
+                      "[2024-05-20 03:25:12,377] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 140771 closing signal SIGTERM\n";
+    log += summary("", summary_record(0, "2024-05-20_03:25:12", "gpu-b11", 1, 1, -6, 140770));
+    const Report r = run({{"node0.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(has_strategy(d, "silent-rank"));
+    CHECK_FALSE(d.initiating_rank.has_value());
+}
