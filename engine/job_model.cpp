@@ -590,7 +590,13 @@ void consider_agent_first_exit(JobModel& m, std::vector<Candidate>& cs, const Pr
                std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
                            [](const Event* e) { return e->signature->entry->category != "Launcher"; });
     });
-    if (c->process->own_lines == 0 && sibling_hurt && (!m.unseen.empty() || !m.world)) return;
+    // Likewise SIGABRT: how the watchdog ends a rank that waited, on this node or on another.
+    constexpr int kSigabrt = -6;
+    const bool aborted = std::any_of(t.exits.begin(), t.exits.end(), [&](const ExitRecord& x) {
+        return x.exitcode == kSigabrt && table.resolve_exit(x) == c->process;
+    });
+    const bool world_open = !m.unseen.empty() || !m.world || c->process->rank_guessed;
+    if (c->process->own_lines == 0 && (sibling_hurt || aborted) && world_open) return;
     const bool nothing_else = cs.empty() && m.init.systemic.empty() && m.init.unordered.empty() &&
                               m.init.unranked.empty() && m.init.disagreeing.empty();
     const bool supports = std::any_of(cs.begin(), cs.end(), [&](const Candidate& x) { return x.process == c->process; });

@@ -961,3 +961,16 @@ TEST_CASE("reasoner: a rank silent here whose launcher recorded the waiters' SIG
     CHECK_FALSE(has_strategy(d, "silent-rank"));
     CHECK_FALSE(d.initiating_rank.has_value());
 }
+
+TEST_CASE("reasoner: the agent's first exit on SIGABRT, no output of the worker's own and the world open, orders nothing") {
+    // SIGABRT is how the watchdog ends a rank that waited, here or on a node not shown (the next attempt's rendezvous
+    // was closed by another agent). Unlike SIGILL (above), the signal itself says nothing of a fault of its own.
+    const std::string log =
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 0 (pid: 20744) of binary: /opt/conda/bin/python\n"
+        "INFO:torch.distributed.elastic.agent.server.api:[default] Worker group FAILED. 2/2 attempts left; will restart worker group\n"
+        "torch.distributed.elastic.rendezvous.api.RendezvousClosedError\n";
+    const Report r = run({{"node0.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(has_strategy(d, "agent-first-exit"));
+    CHECK_FALSE(d.initiating_rank.has_value());
+}
