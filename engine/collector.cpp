@@ -294,6 +294,8 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
         group = group_for(t_, index, base_key + "|host:" + *a.stream_host, *a.stream_host + " in " + base_name);
     }
     Group& g = t_.groups[group];
+    if (!g.launch_first_rank)
+        if (const auto position = read_launch_position(body)) g.launch_first_rank = position->first_rank();
 
     RawKey key;
     key.group = group;

@@ -20,7 +20,8 @@ constexpr Literal kMasterAddr("MASTER_ADDR="), kGlobalRankMapping("global_rank_m
     kWorldInfo("WORLD INFO DICT"), kNnodesUpper("NNODES"), kNnodes("nnodes"), kNprocUpper("NPROC_PER_NODE"),
     kNproc("nproc"), kDistWorldSize("dist_world_size="), kLightningMember(", MEMBER: "),
     kLightningRegistered("processes registered. Starting with "), kTcpLoopback("tcp://127.0.0.1:"),
-    kTcpLocalhost("tcp://localhost:");
+    kTcpLocalhost("tcp://localhost:"), kWorldSizeColon("World size: "), kNodeRank("ode_rank"), kNodeRankDash("ode-rank"),
+    kNodeRankUpper("NODE_RANK="), kMachineRank("achine_rank"), kMachineRankDash("achine-rank");
 
 bool has(std::string_view text, const Literal& needle) { return needle.in(text); }
 
@@ -120,6 +121,13 @@ SrunSubject read_topology_line(std::string_view body, JobTopology& out) {
         if (RE2::FullMatch(text, re, &n_text))
             if (auto n = parse_bounded<int>(n_text, 1, kMaxWorld)) out.world_size = std::max(out.world_size.value_or(0), *n);
     }
+    if (has(body, kWorldSizeColon)) {
+        // detectron2's default_setup on every rank: `Rank of current process: 3. World size: 16`.
+        static const RE2 re(R"(\bRank of current process: \d+\. World size: (\d+)\b)");
+        std::string n_text;
+        if (RE2::PartialMatch(text, re, &n_text))
+            if (auto n = parse_bounded<int>(n_text, 1, kMaxWorld)) out.world_size = std::max(out.world_size.value_or(0), *n);
+    }
     if (body.rfind("srun: error: ", 0) == 0) {
         // srun lists a node's tasks in one line: `task 5`, `tasks 2-3`, `tasks 0,2,6`, `tasks 9-10,12-15`.
         static const RE2 re(R"(^srun: error: ([A-Za-z0-9][A-Za-z0-9.-]*): tasks? ([0-9][0-9,-]*): )");
@@ -151,6 +159,31 @@ std::string host_of_peer(std::string_view peer) {
 std::string_view short_host_name(std::string_view h) {
     const bool ip = h.find_first_not_of("0123456789.") == std::string_view::npos;
     return ip ? h : h.substr(0, h.find('.'));
+}
+
+std::optional<LaunchPosition> read_launch_position(std::string_view body) {
+    body = body.substr(0, 4096);
+    if (!has(body, kNodeRank) && !has(body, kNodeRankDash) && !has(body, kNodeRankUpper) && !has(body, kMachineRank) &&
+        !has(body, kMachineRankDash))
+        return std::nullopt;
+    re2::StringPiece text(body.data(), body.size());
+    static const RE2 node(R"((?i)(?:--|\b)(?:node|machine)[_-]rank(?:[= ]+|=)(\d+)\b)");
+    static const RE2 per_node(R"((?i)(?:--nproc[_-]per[_-]node[= ]|\bNPROC_PER_NODE=|--num[_-]gpus[= ]|\bnum_gpus=)(\d+)\b)");
+    static const RE2 processes(R"((?i)(?:--num[_-]processes[= ]|\bnum_processes=)(\d+)\b)");
+    static const RE2 machines(R"((?i)(?:--num[_-]machines[= ]|\bnum_machines=)(\d+)\b)");
+    std::string n_text, p_text, total_text, machines_text;
+    if (!RE2::PartialMatch(text, node, &n_text)) return std::nullopt;
+    const auto n = parse_bounded<int>(n_text, 0, 100000);
+    std::optional<int> p;
+    if (RE2::PartialMatch(text, per_node, &p_text)) {
+        p = parse_bounded<int>(p_text, 1, 1024);
+    } else if (RE2::PartialMatch(text, processes, &total_text) && RE2::PartialMatch(text, machines, &machines_text)) {
+        // Accelerate counts processes over all machines.
+        const auto total = parse_bounded<int>(total_text, 1, kMaxWorld), m = parse_bounded<int>(machines_text, 1, 100000);
+        if (total && m && *total % *m == 0) p = *total / *m;
+    }
+    if (!n || !p || static_cast<long long>(*n) * *p >= kMaxWorld) return std::nullopt;
+    return LaunchPosition{*n, *p};
 }
 
 }  // namespace denpex

@@ -12,7 +12,16 @@
 //   `--nproc-per-node 4`)                                        -> world size 8 when both are on one line
 //   DeepSpeed's `dist_world_size=24`, Accelerate's `Num processes: 16`
 //                                                               -> world size 24, 16
+//   detectron2's `Rank of current process: 0. World size: 16`  -> world size 16
 // Only the first 4 KiB of a line are looked at (these lines are short); RE2 only.
+//
+// `read_launch_position(body)` reads where a node's processes sit in the world from its launch line (a command
+// echoed into the log, or the arguments dumped as a Namespace), when the line states both the node's rank and the
+// processes per node:
+//   torchrun `--node_rank=1 --nproc_per_node=8` (also `--node-rank 1`, `--nproc-per-node 8`), `NODE_RANK=1
+//   NPROC_PER_NODE=8`, detectron2 `--machine-rank 1 --num-gpus 8` / `machine_rank=1, num_gpus=8`, DeepSpeed's
+//   `--node_rank=1 --num_gpus=8`, Accelerate's `--machine_rank 1 --num_machines 2 --num_processes 16` (16 / 2 per
+//   node)                                                        -> node 1, 8 per node: local rank L is rank 8 + L
 #pragma once
 
 #include <map>
@@ -42,6 +51,15 @@ struct SrunSubject {
 };
 
 SrunSubject read_topology_line(std::string_view body, JobTopology& out);
+
+// Where one node's processes sit in the world, as its launch line states it.
+struct LaunchPosition {
+    int node_rank = 0;
+    int per_node = 0;
+    int first_rank() const { return node_rank * per_node; }   // bounded by read_launch_position
+};
+
+std::optional<LaunchPosition> read_launch_position(std::string_view body);
 
 // "10.37.152.61<48217>" / "[10.0.0.5]:4010" / "gpu-b12<50324>" -> the host part; empty when none or loopback.
 std::string host_of_peer(std::string_view peer);

@@ -166,6 +166,7 @@ void PartialReading::groups(const json& body) {
         g.srun_task = opt_field<int>(j, "srun_task");
         g.path_rank = opt_field<int>(j, "path_rank");
         g.path_node = opt_field<int>(j, "path_node");
+        g.launch_first_rank = opt_field<int>(j, "launch_first_rank");
     }
 }
 

@@ -71,6 +71,7 @@ json group(const Group& g) {
     put(j, "srun_task", g.srun_task);
     put(j, "path_rank", g.path_rank);
     put(j, "path_node", g.path_node);
+    put(j, "launch_first_rank", g.launch_first_rank);
     return j;
 }
 

@@ -374,6 +374,16 @@ void ProcessTable::infer_mappings() {
     bool any_mapping = false;
     for (std::size_t g = 0; g < n; ++g) {
         const auto& map = t_.groups[g].local_to_rank;
+        const auto& launched = t_.groups[g].launch_first_rank;
+        if (map.empty() && launched && !t_.groups[g].several_agents) {
+            // The node's launch line states its rank and processes per node (detectron2's --machine-rank with
+            // --num-gpus, torchrun's --node_rank with --nproc_per_node).
+            any_mapping = true;
+            local_offset_[g] = *launched;
+            offset_reason_[g] = "inferred: the launch line of " + t_.groups[g].name + " places its local ranks from global rank " +
+                                std::to_string(*launched) + " (node rank x processes per node)";
+            continue;
+        }
         if (map.empty() || t_.groups[g].several_agents) continue;
         any_mapping = true;
         int offset = map.begin()->second - map.begin()->first;

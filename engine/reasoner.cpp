@@ -789,7 +789,18 @@ void infer_single_host(const Timeline& t, Diagnosis& d) {
     // MASTER_ADDR alone names where rank 0 runs, not where the job ran: the other nodes go unnamed.
     for (const auto& [h, ranks] : t.topology.host_ranks)
         if (!ranks.empty() || !t.topology.masters.count(h)) all.insert(h);
-    if (all.size() == 1) d.initiating_host = *all.begin();
+    if (all.size() != 1) return;
+    // Streams whose launch lines place them on different nodes (detectron2's --machine-rank, torchrun's --node_rank),
+    // one of which names no host: the host named is only its neighbour's, not where every worker ran.
+    std::set<int> positions;
+    bool unplaced_host = false;
+    for (const Group& g : t.groups)
+        if (g.launch_first_rank) {
+            positions.insert(*g.launch_first_rank);
+            unplaced_host = unplaced_host || g.hosts.empty();
+        }
+    if (positions.size() > 1 && unplaced_host) return;
+    d.initiating_host = *all.begin();
 }
 
 // Every other process with collateral errors of its own, each with its most telling error.

@@ -111,6 +111,9 @@ struct Group {
     std::optional<int> srun_task;       // the group is one srun --label task's output
     std::optional<int> path_rank;       // rank_3.log
     std::optional<int> path_node;
+    // The first rank of this node, as its launch line states it (node rank x processes per node): local rank L is
+    // global rank launch_first_rank + L.
+    std::optional<int> launch_first_rank;
 };
 
 struct ProcessSummary {

@@ -178,6 +178,29 @@ TEST_CASE("hard wrap: ordinary logs, even with many equal-length lines, pass thr
     CHECK(lines.size() == 51);
 }
 
+TEST_CASE("job topology: a launch line's node rank and processes per node place its local ranks") {
+    auto first = [](std::string_view line) -> std::optional<int> {
+        const auto p = read_launch_position(line);
+        return p ? std::optional<int>(p->first_rank()) : std::nullopt;
+    };
+    CHECK(first("$ python tools/train_net.py --num-gpus 8 --num-machines 2 --machine-rank 1 --dist-url tcp://10.1.1.1:50152") == 8);
+    CHECK(first("Command Line Args: Namespace(config_file='a.yaml', machine_rank=1, num_gpus=4, num_machines=2)") == 4);
+    CHECK(first("torchrun --nnodes=4 --node_rank=3 --nproc_per_node=8 --master_addr=n0 train.py") == 24);
+    CHECK(first("torchrun --nnodes 2 --node-rank 1 --nproc-per-node 4 train.py") == 4);
+    CHECK(first("+ NODE_RANK=2 NPROC_PER_NODE=8 bash run.sh") == 16);
+    CHECK(first("accelerate launch --num_machines 2 --machine_rank 1 --num_processes 16 train.py") == 8);
+    CHECK(first("deepspeed --num_nodes 2 --node_rank=0 --num_gpus=8 train.py") == 0);
+    // Half a position is none: the node rank without the processes per node, or an uneven Accelerate split.
+    CHECK_FALSE(first("torchrun --node_rank=1 train.py"));
+    CHECK_FALSE(first("accelerate launch --num_machines 3 --machine_rank 1 --num_processes 16 train.py"));
+    CHECK_FALSE(first("local_rank=1 num_gpus=8"));
+    CHECK_FALSE(first("--node_rank=99999999999 --nproc_per_node=8"));
+    // detectron2's own statement of the world.
+    JobTopology d2;
+    read_topology_line("[08/22 13:58:02 detectron2]: Rank of current process: 0. World size: 16", d2);
+    CHECK(d2.world_size == std::optional<int>(16));
+}
+
 TEST_CASE("job topology: MASTER_ADDR, DeepSpeed's rank mapping, srun task hosts, nnodes x nproc") {
     JobTopology t;
     read_topology_line("export MASTER_ADDR=gpu-node-01 MASTER_PORT=29500", t);
