@@ -11,6 +11,8 @@
 // Inferences, each recorded on the process so the report can say the mapping is a guess:
 //   - a node group whose known local -> global pairs share one offset (node_rank x ranks_per_node) maps its
 //     other local ranks with that offset;
+//   - a node group whose launch line states its node rank and processes per node (Group::launch_first_rank) maps
+//     its local ranks from that first rank;
 //   - a single node group with local ranks and no mapping at all, in a world no larger than it: local = global;
 //   - srun tasks that each hold one worker process (no local ranks, at most one NCCL pid): task = rank,
 //     as srun sets SLURM_PROCID, which env:// initialisation uses as the rank;
