@@ -20,8 +20,8 @@ constexpr Literal kMasterAddr("MASTER_ADDR="), kGlobalRankMapping("global_rank_m
     kWorldInfo("WORLD INFO DICT"), kNnodesUpper("NNODES"), kNnodes("nnodes"), kNprocUpper("NPROC_PER_NODE"),
     kNproc("nproc"), kDistWorldSize("dist_world_size="), kLightningMember(", MEMBER: "),
     kLightningRegistered("processes registered. Starting with "), kTcpLoopback("tcp://127.0.0.1:"),
-    kTcpLocalhost("tcp://localhost:"), kWorldSizeColon("World size: "), kNodeRank("ode_rank"), kNodeRankDash("ode-rank"),
-    kNodeRankUpper("NODE_RANK="), kMachineRank("achine_rank"), kMachineRankDash("achine-rank");
+    kTcpLocalhost("tcp://localhost:"), kWorldSizeColon("World size: "), kUnderscoreRank("_rank"), kDashRank("-rank"),
+    kUnderscoreRankUpper("_RANK=");
 
 bool has(std::string_view text, const Literal& needle) { return needle.in(text); }
 
@@ -163,9 +163,8 @@ std::string_view short_host_name(std::string_view h) {
 
 std::optional<LaunchPosition> read_launch_position(std::string_view body) {
     body = body.substr(0, 4096);
-    if (!has(body, kNodeRank) && !has(body, kNodeRankDash) && !has(body, kNodeRankUpper) && !has(body, kMachineRank) &&
-        !has(body, kMachineRankDash))
-        return std::nullopt;
+    // One search per spelling of the rank's separator (node_rank, machine-rank, NODE_RANK=) rather than per name.
+    if (!has(body, kUnderscoreRank) && !has(body, kDashRank) && !has(body, kUnderscoreRankUpper)) return std::nullopt;
     re2::StringPiece text(body.data(), body.size());
     static const RE2 node(R"((?i)(?:--|\b)(?:node|machine)[_-]rank(?:[= ]+|=)(\d+)\b)");
     static const RE2 per_node(R"((?i)(?:--nproc[_-]per[_-]node[= ]|\bNPROC_PER_NODE=|--num[_-]gpus[= ]|\bnum_gpus=)(\d+)\b)");
