@@ -516,13 +516,16 @@ void explain_unranked(const Context& c, Diagnosis& d) {
 
 void explain_unordered(const Context& c, Diagnosis& d) {
     std::vector<int> rs;
+    std::vector<std::string> unranked;   // named by where they wrote: a rank list alone would leave them out
     for (const Process* p : c.m.init.unordered) {
         if (p->rank) rs.push_back(*p->rank);
+        else unranked.push_back(p->name());
         d.evidence.push_back(c.first_cause(*p)->evidence);
     }
     d.failure = c.first_cause(*c.m.init.unordered.front())->signature->entry;
-    d.missing.push_back("Which of " + ranks_phrase(rs) +
-                        " failed first: each has an error of its own, and their lines carry no timestamps "
+    std::string which = rs.empty() ? std::string() : ranks_phrase(rs);
+    for (const std::string& name : unranked) which += (which.empty() ? "" : ", ") + name;
+    d.missing.push_back("Which of these failed first (" + which + "): each has an error of its own, and their lines carry no timestamps "
                         "that can be compared across files. Look for dated timestamps (or dmesg/journal times) "
                         "on those errors.");
 }
