@@ -126,6 +126,20 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
                 (t.groups[g].srun_task || ranked[g] * 2 >= total[g] ||
                  trailing_number(t.groups[g].name) == std::optional<int>(*ranks[g].begin())))
                 sole_rank_[g] = *ranks[g].begin();
+        // One process wrote in a file that names no rank itself, and NCCL's Init COMPLETE of the world communicator
+        // gives that process's rank (a container's or pod's log: one worker, pid 1): the file's unprefixed lines are
+        // that rank's.
+        int world_comm = 0;
+        for (const auto& [host_pid, rank_n] : t_.host_pid_to_rank) world_comm = std::max(world_comm, rank_n.second);
+        std::vector<std::set<std::pair<std::string, long>>> writers(t.groups.size());
+        for (const auto& [key, ps] : t.raw_processes)
+            if (key.pid) writers[key.group].insert({ps.host.value_or(""), *key.pid});
+        for (std::size_t g = 0; g < t.groups.size(); ++g) {
+            if (sole_rank_[g] || !ranks[g].empty() || has_local[g] || writers[g].size() != 1) continue;
+            const auto it = t_.host_pid_to_rank.find(*writers[g].begin());
+            if (it != t_.host_pid_to_rank.end() && world_comm > 1 && it->second.second == world_comm)
+                sole_rank_[g] = it->second.first;
+        }
     }
 
     for (const auto& [key, ps] : t.raw_processes) {
@@ -394,7 +408,14 @@ void ProcessTable::infer_mappings() {
                                 (offset == 0 ? std::string("one to one") : "with offset " + std::to_string(offset));
         }
     }
-    // One node, no mapping anywhere: the local ranks are the global ranks unless the world is larger.
+    // One node, no mapping anywhere: the local ranks are the global ranks unless the world is larger. Another file
+    // (or node stream) with worker processes of its own (NCCL's pid lines) is another node: then the guess has
+    // nothing to stand on.
+    const auto other_group_has_workers = [&](std::size_t g) {
+        return std::any_of(t_.raw_processes.begin(), t_.raw_processes.end(), [&](const auto& kv) {
+            return kv.first.group != g && (kv.first.pid || kv.first.rank) && kv.second.lines > kv.second.launcher_lines;
+        });
+    };
     std::vector<std::size_t> with_locals;
     for (std::size_t g = 0; g < n; ++g)
         if (!locals[g].empty()) with_locals.push_back(g);
@@ -414,7 +435,7 @@ void ProcessTable::infer_mappings() {
             local_offset_[g] = 0;
             offset_reason_[g] = "inferred: the world has " + std::to_string(*t_.world_size) +
                                 " ranks and this node's local ranks span them all, so local rank N is rank N";
-        } else if (!t_.world_size && ranks_fit) {
+        } else if (!t_.world_size && ranks_fit && !other_group_has_workers(g)) {
             local_offset_[g] = 0;
             offset_guessed_[g] = true;
             offset_reason_[g] = "a guess: only one node's output is here, no line gives the world size or maps local "

@@ -974,3 +974,39 @@ TEST_CASE("reasoner: the agent's first exit on SIGABRT, no output of the worker'
     CHECK_FALSE(has_strategy(d, "agent-first-exit"));
     CHECK_FALSE(d.initiating_rank.has_value());
 }
+
+TEST_CASE("reasoner: a pod's log written by one process whose NCCL world rank is stated gives its unprefixed error that rank") {
+    // Kubeflow PyTorchJob: one worker per pod (pid 1); nothing prefixes the lines, NCCL's Init COMPLETE of the world
+    // communicator names the process's rank.
+    const std::string master =
+        "pytorch-dist-master-0:1:58 [0] NCCL INFO comm 0x7f2c1c002dd0 rank 0 nranks 3 cudaDev 0 busId 1e0 - Init COMPLETE\n"
+        "[E ProcessGroupNCCL.cpp:566] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, "
+        "TensorShape=[12336128], Timeout(ms)=1800000) ran for 1800316 milliseconds before timing out.\n";
+    const std::string worker =
+        "pytorch-dist-worker-1:1:57 [0] NCCL INFO comm 0x7fa9b4002dd0 rank 2 nranks 3 cudaDev 0 busId 1e0 - Init COMPLETE\n"
+        "Traceback (most recent call last):\n"
+        "  File \"run_clm.py\", line 447, in <module>\n"
+        "OSError: [Errno 5] Input/output error\n";
+    const Report r = run({{"pytorch-dist-master-0.log", master}, {"pytorch-dist-worker-1.log", worker}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank.has_value());
+    CHECK(*d.initiating_rank == 2);
+}
+
+TEST_CASE("reasoner: another file's worker processes are another node: mp.spawn's local process is not taken as global") {
+    // Node 0's NCCL processes lose their peer; node 1's parent reports its process 3's OOM. No launch line, no world
+    // size: local process 3 is rank 3 only on the first node, and the first node's processes are in the other file.
+    std::string node0;
+    for (int gpu = 0; gpu < 4; ++gpu)
+        node0 += "trn-a0:4021" + std::to_string(gpu) + ":40597 [" + std::to_string(gpu) +
+                 "] include/socket.h:423 NCCL WARN Net : Connection closed by remote peer 10.8.0.22<45871>\n";
+    const std::string node1 =
+        "-- Process 3 terminated with the following error:\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/usr/lib/python3/dist-packages/torch/multiprocessing/spawn.py\", line 69, in _wrap\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 1.56 GiB (GPU 3; 39.59 GiB total capacity; 35.02 GiB already "
+        "allocated; 1.21 GiB free; 36.88 GiB reserved in total by PyTorch)\n";
+    const Report r = run({{"node0.log", node0}, {"node1.log", node1}});
+    const Diagnosis& d = only(r);
+    CHECK(d.initiating_rank != std::optional<int>(3));
+}
