@@ -591,9 +591,8 @@ void consider_agent_first_exit(JobModel& m, std::vector<Candidate>& cs, const Pr
                            [](const Event* e) { return e->signature->entry->category != "Launcher"; });
     });
     // Likewise SIGABRT: how the watchdog ends a rank that waited, on this node or on another.
-    constexpr int kSigabrt = -6;
     const bool aborted = std::any_of(t.exits.begin(), t.exits.end(), [&](const ExitRecord& x) {
-        return x.exitcode == kSigabrt && table.resolve_exit(x) == c->process;
+        return x.exitcode == kExitSigabrt && table.resolve_exit(x) == c->process;
     });
     const bool world_open = !m.unseen.empty() || !m.world || c->process->rank_guessed;
     if (c->process->own_lines == 0 && (sibling_hurt || aborted) && world_open) return;

@@ -43,8 +43,7 @@ std::vector<int> capture_ints(const Event& e, const char* name) {
 // The worker ended on SIGABRT, the watchdog's own abort, in a job where some rank shows a collective wait: a rank that
 // waited ends exactly so, and nothing of the named worker's own says it did not.
 bool aborted_like_a_waiter(const ExitRecord& record, const ProcessTable& table) {
-    constexpr int kSigabrt = -6;
-    if (record.exitcode != kSigabrt) return false;
+    if (record.exitcode != kExitSigabrt) return false;
     return std::any_of(table.processes().begin(), table.processes().end(), [](const Process& q) {
         return std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
                            [](const Event* e) { return e->shows_wait(); });
@@ -595,8 +594,6 @@ std::size_t interleaved_reports(const Process& p) {
 
 namespace {
 
-constexpr int kSigterm = -15;
-
 bool has_lost_peer(const Process& q) {
     return std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
                        [](const Event* e) { return e->signature->entry->category != "Launcher"; });
@@ -611,9 +608,9 @@ bool ended_like_siblings(const ExitRecord& record, const Process* named, const P
     bool others = false, all_same = true;
     for (const ExitRecord& x : t.exits) {
         const Process* p = table.resolve_exit(x);
-        if (x.group != record.group || !p || p == named || !x.exitcode || *x.exitcode == kSigterm) continue;
+        if (x.group != record.group || !p || p == named || !x.exitcode || *x.exitcode == kExitSigterm) continue;
         if (x.attempt && record.attempt && *x.attempt != *record.attempt) continue;
-        if (*record.exitcode < 0 && *record.exitcode != kSigterm && x.exitcode == record.exitcode) return true;
+        if (*record.exitcode < 0 && *record.exitcode != kExitSigterm && x.exitcode == record.exitcode) return true;
         others = true;
         all_same = all_same && x.exitcode == record.exitcode;
     }
@@ -649,7 +646,7 @@ bool rival_unexplained_exit(const ExitRecord& record, const Process& named, cons
     std::set<const Process*> rivals;
     for (const ExitRecord& x : t.exits) {
         const Process* p = table.resolve_exit(x);
-        if (x.group != record.group || !p || p == &named || !x.exitcode || *x.exitcode == 0 || *x.exitcode == kSigterm)
+        if (x.group != record.group || !p || p == &named || !x.exitcode || *x.exitcode == 0 || *x.exitcode == kExitSigterm)
             continue;
         if (same_attempt(x.attempt) && !has_lost_peer(*p) && !p->first_initiating()) rivals.insert(p);
     }
@@ -906,7 +903,6 @@ std::optional<Candidate> work_minority_strategy(const ProcessTable& table) {
 // A launcher's record that a worker ended on a signal, where the worker's own output is here and shows no wait and no
 // lost peer while the others do: the others lost it. SIGTERM is the agent's own teardown, not such an end.
 std::optional<Candidate> own_end_strategy(const ProcessTable& table, const Timeline& t) {
-    constexpr int kSigterm = -15;
     const Process* ended = nullptr;
     const ExitRecord* record = nullptr;
     bool others_hurt = false;
@@ -916,7 +912,7 @@ std::optional<Candidate> own_end_strategy(const ProcessTable& table, const Timel
     for (const ExitRecord& x : t.exits) {
         // A signal (a negative exit code), not an error exit: a rank that lost its peer exits with 1 too, and its
         // traceback may simply be outside these logs.
-        if (!x.exitcode || *x.exitcode >= 0 || *x.exitcode == kSigterm) continue;
+        if (!x.exitcode || *x.exitcode >= 0 || *x.exitcode == kExitSigterm) continue;
         // SIGABRT while a rank waited in a collective is how a waiter ends too: not an end of its own.
         if (aborted_like_a_waiter(x, table)) continue;
         const Process* p = table.resolve_exit(x);

@@ -76,6 +76,10 @@ struct Event {
 };
 
 // One line of torchrun's elastic summary or agent log about one worker's exit.
+// A launcher's exit code for a worker a signal ended is minus the signal's number (Python's Popen.returncode).
+inline constexpr int kExitSigabrt = -6;    // the NCCL watchdog's abort of a rank that waited, or an abort of its own
+inline constexpr int kExitSigterm = -15;   // the agent's or the scheduler's teardown
+
 struct ExitRecord {
     std::uint32_t group = 0;
     std::optional<int> rank, local_rank;
