@@ -586,9 +586,7 @@ void consider_agent_first_exit(JobModel& m, std::vector<Candidate>& cs, const Pr
     // peer ends, and with ranks of the world on other nodes (or a world of unknown size) the peer lost may be there.
     // The first exit on this node then says nothing of who failed first.
     const bool sibling_hurt = std::any_of(table.processes().begin(), table.processes().end(), [&](const Process& q) {
-        return &q != c->process && q.group == c->process->group &&
-               std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
-                           [](const Event* e) { return e->signature->entry->category != "Launcher"; });
+        return &q != c->process && q.group == c->process->group && q.hurt_by_peers();
     });
     // Likewise SIGABRT: how the watchdog ends a rank that waited, on this node or on another.
     const bool aborted = std::any_of(t.exits.begin(), t.exits.end(), [&](const ExitRecord& x) {

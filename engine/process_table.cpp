@@ -71,6 +71,11 @@ std::optional<int> trailing_number(std::string_view name) {
 
 std::optional<std::string> Process::host() const { return one_host(hosts); }
 
+bool Process::hurt_by_peers() const {
+    return std::any_of(direct_collateral.begin(), direct_collateral.end(),
+                       [](const Event* e) { return e->signature->entry->category != "Launcher"; });
+}
+
 namespace {
 
 // The raw processes of one group: the map is ordered by group first, so a group is one range of it (walking the

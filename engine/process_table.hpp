@@ -62,6 +62,8 @@ struct Process {
     const Event* first_generic_initiating() const { return generic_initiating.empty() ? nullptr : generic_initiating.front(); }
     const Event* first_initiating() const { return first_specific_initiating() ? first_specific_initiating() : first_generic_initiating(); }
     std::vector<const Event*> direct_specific_initiating() const;
+    // It lost a peer or waited for one: a collateral error of its own, not only a launcher's record of its end.
+    bool hurt_by_peers() const;
     std::vector<const Event*> events_with_role(Role role) const;
     std::string name() const;
     std::optional<std::string> host() const;

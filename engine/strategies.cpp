@@ -594,11 +594,6 @@ std::size_t interleaved_reports(const Process& p) {
 
 namespace {
 
-bool has_lost_peer(const Process& q) {
-    return std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
-                       [](const Event* e) { return e->signature->entry->category != "Launcher"; });
-}
-
 // The named worker's exit is no different from its siblings': the same signal as any of them (all SIGABRT in one
 // second, the watchdog's abort on every rank), or the same exit code as every sibling not stopped by the agent, with
 // no worker of the node losing a peer (an import error or a bad argument on every rank, each failing on its own).
@@ -616,7 +611,7 @@ bool ended_like_siblings(const ExitRecord& record, const Process* named, const P
     }
     if (!others || !all_same) return false;
     return std::none_of(table.processes().begin(), table.processes().end(),
-                        [&](const Process& q) { return q.group == record.group && has_lost_peer(q); });
+                        [&](const Process& q) { return q.group == record.group && q.hurt_by_peers(); });
 }
 
 // The node's output that names no worker, read against the named worker's first exit. It only lost a peer or waited
@@ -628,7 +623,7 @@ bool node_output_contradicts(const Process& named, const ExitRecord& record, con
     auto same_attempt = [&](const Event* e) { return !e->attempt || !record.attempt || *e->attempt == *record.attempt; };
     for (const Process& q : table.processes()) {
         if (q.group != named.group || q.rank || q.local_rank || q.pid) continue;
-        const bool lost_peer_only = !q.first_initiating() && has_lost_peer(q);
+        const bool lost_peer_only = !q.first_initiating() && q.hurt_by_peers();
         const bool waited = std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(),
                                         [&](const Event* e) { return e->shows_wait() && same_attempt(e); });
         if (lost_peer_only || waited || alike_reports(q) > 0) return true;
@@ -648,7 +643,7 @@ bool rival_unexplained_exit(const ExitRecord& record, const Process& named, cons
         const Process* p = table.resolve_exit(x);
         if (x.group != record.group || !p || p == &named || !x.exitcode || *x.exitcode == 0 || *x.exitcode == kExitSigterm)
             continue;
-        if (same_attempt(x.attempt) && !has_lost_peer(*p) && !p->first_initiating()) rivals.insert(p);
+        if (same_attempt(x.attempt) && !p->hurt_by_peers() && !p->first_initiating()) rivals.insert(p);
     }
     std::size_t unranked_losses = 0;
     for (const Process& q : table.processes()) {
