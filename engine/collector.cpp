@@ -163,6 +163,7 @@ Collector::Source Collector::open_source(const std::string& name, const std::str
     s.base_group = group_for(t_, group_index_, s.base_key, s.base_name);
     if (s.hints.rank) t_.groups[s.base_group].path_rank = s.hints.rank;
     if (s.hints.node) t_.groups[s.base_group].path_node = s.hints.node;
+    if (!s.hints.node_key.empty()) t_.groups[s.base_group].node_from_path = true;
     s.attempt = static_cast<std::uint16_t>(std::clamp(s.hints.attempt.value_or(0), 0, int{kMaxAttempts}));
     s.knows_attempts = s.hints.attempt.has_value();
     s.first_exit = t_.exits.size();

@@ -304,7 +304,8 @@ bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool b
                     {"rendezvous-incomplete", Mark::rendezvous_incomplete},
                     {"interleaved-frame", Mark::interleaved_frame}, {"announces-rank", Mark::announces_rank},
                     {"step-teardown", Mark::step_teardown},
-                    {"transport-on-loopback", Mark::transport_on_loopback}};
+                    {"transport-on-loopback", Mark::transport_on_loopback},
+                    {"own-watchdog-stuck", Mark::own_watchdog_stuck}};
                 std::string known;
                 for (const auto& [name, mark] : kMarks) {
                     if (m->is_string() && m->get<std::string>() == name) sig.mark = mark;

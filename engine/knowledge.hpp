@@ -98,6 +98,10 @@ enum class Mark {
     // "transport-on-loopback": NCCL's bootstrap or socket transport of this process uses the loopback interface (lo,
     // 127.0.0.1): with workers on two nodes or more, no node can reach another over it.
     transport_on_loopback,
+    // "own-watchdog-stuck": the process's own watchdog thread made no progress (ProcessGroupNCCL's heartbeat monitor:
+    // "watchdog got stuck"): blocked in a CUDA or NCCL call itself, which is not a wait on a peer. A rank showing
+    // only this is no witness that the others waited for someone else: it may be the one they waited for.
+    own_watchdog_stuck,
 };
 
 struct Signature {

@@ -154,6 +154,7 @@ void PartialReading::groups(const json& body) {
         for (const json& p : list(j, "local_to_rank"))
             array(p, "a local rank's rank", 2), g.local_to_rank[integer<int>(p[0], "a local rank")] = integer<int>(p[1], "a rank");
         g.several_agents = flag(j, "several_agents");
+        g.node_from_path = flag(j, "node_from_path");
         for (const json& p : list(j, "pid_to_local"))
             array(p, "a pid's local rank", 2), g.pid_to_local[integer<long>(p[0], "a pid")] = integer<int>(p[1], "a local rank");
         for (const json& p : list(j, "pid_rank"))

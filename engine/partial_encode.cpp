@@ -58,6 +58,7 @@ json group(const Group& g) {
     if (!g.hosts.empty()) j["hosts"] = g.hosts;
     if (!g.local_to_rank.empty()) j["local_to_rank"] = json(g.local_to_rank);
     put(j, "several_agents", g.several_agents);
+    put(j, "node_from_path", g.node_from_path);
     if (!g.pid_to_local.empty()) j["pid_to_local"] = json(g.pid_to_local);
     if (!g.pid_rank.empty()) {
         json& list = j["pid_rank"] = json::array();

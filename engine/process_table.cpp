@@ -421,6 +421,13 @@ void ProcessTable::infer_mappings() {
             return kv.first.group != g && (kv.first.pid || kv.first.rank) && kv.second.lines > kv.second.launcher_lines;
         });
     };
+    // Files whose paths name another node (gpu-n31/attempt_0/0/stderr.log beside gpu-n32/...) are another node's,
+    // even where the part of them that is here names no worker.
+    const auto other_node_by_path = [&](std::size_t g) {
+        for (std::size_t h = 0; h < n; ++h)
+            if (h != g && t_.groups[h].node_from_path && t_.groups[h].name != t_.groups[g].name) return true;
+        return false;
+    };
     std::vector<std::size_t> with_locals;
     for (std::size_t g = 0; g < n; ++g)
         if (!locals[g].empty()) with_locals.push_back(g);
@@ -440,7 +447,7 @@ void ProcessTable::infer_mappings() {
             local_offset_[g] = 0;
             offset_reason_[g] = "inferred: the world has " + std::to_string(*t_.world_size) +
                                 " ranks and this node's local ranks span them all, so local rank N is rank N";
-        } else if (!t_.world_size && ranks_fit && !other_group_has_workers(g)) {
+        } else if (!t_.world_size && ranks_fit && !other_group_has_workers(g) && !other_node_by_path(g)) {
             local_offset_[g] = 0;
             offset_guessed_[g] = true;
             offset_reason_[g] = "a guess: only one node's output is here, no line gives the world size or maps local "

@@ -14,7 +14,8 @@
 //   - a node group whose launch line states its node rank and processes per node (Group::launch_first_rank) maps
 //     its local ranks from that first rank;
 //   - a single node group with local ranks and no mapping at all, in a world no larger than it: local = global
-//     (a guess when no world size is stated, and none when another group holds worker processes of its own);
+//     (a guess when no world size is stated, and none when another group holds worker processes of its own or
+//     its files' paths name another node);
 //   - a group written by one process (one pid) that names no rank itself, where NCCL's Init COMPLETE of the world
 //     communicator states that process's rank (a pod's log): the group's unprefixed lines are that rank's;
 //   - srun tasks that each hold one worker process (no local ranks, at most one NCCL pid): task = rank,

@@ -662,6 +662,29 @@ const Event* earliest_recorded_end(const Context& c, const Process*& whose) {
     return ordered_before_some ? first : nullptr;
 }
 
+// Every rank is here, and more than one of them did not report waiting on a peer (silent after start-up, or only its
+// own watchdog stuck) while the others waited: one of those stalled first, and the logs do not say which.
+bool explain_several_not_waiting(const Context& c, Diagnosis& d) {
+    std::vector<int> silent, stuck;
+    for (int r = 0; r < *c.m.world; ++r) {
+        const StallRole role = stall_role(c.table.by_rank(r));
+        if (role == StallRole::silent) silent.push_back(r);
+        else if (role == StallRole::stuck_itself) stuck.push_back(r);
+        else if (role != StallRole::waiter) return false;
+    }
+    if (silent.size() + stuck.size() < 2) return false;
+    std::string which;
+    if (!silent.empty()) which += ranks_phrase(silent) + (silent.size() == 1 ? " reports" : " report") + " nothing";
+    if (!stuck.empty())
+        which += std::string(which.empty() ? "" : "; ") + ranks_phrase(stuck) + (stuck.size() == 1 ? " reports" : " report") +
+                 " only that its own watchdog got stuck";
+    d.missing.push_back("Which of the ranks that did not report waiting stalled first: " + which +
+                        ", while every other rank waited on a peer. A stack dump of each (py-spy dump --pid <pid>), "
+                        "their Flight Recorder dumps (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, TORCH_NCCL_DUMP_ON_TIMEOUT=1), "
+                        "dmesg on their node (Xid), or the rest of their output if this log was cut would tell.");
+    return true;
+}
+
 void explain_collateral_only(const Context& c, Diagnosis& d) {
     const auto [best, example] = most_telling_collateral(c);
     // A consequence of the stall (the time limit that ended it) is what the user saw last: the failure is still
@@ -706,6 +729,7 @@ void explain_collateral_only(const Context& c, Diagnosis& d) {
                std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(),
                            [](const Event* e) { return e->shows_wait(); });
     });
+    if (whole_world && explain_several_not_waiting(c, d)) return;
     if (whole_world && !all_waited) {
         // Every rank is here and each saw the failure only as an error of communication: the layer below knows more.
         d.missing.push_back("All " + std::to_string(*world) + " ranks are in these logs and every one reports only "

@@ -353,21 +353,41 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table, const std:
     return InitiatingPool(table, ignored).decide();
 }
 
-// Every rank of the world but one reports a collateral error; that one is silent. A silent rank with no lines
-// at all is accepted by elimination only when the world size is stated by the logs, or when lines nobody
-// claims (unprefixed output, a SIGTERM'd pid no rank owns) show that one more worker was there.
+StallRole stall_role(const Process* p) {
+    if (!p) return StallRole::silent;
+    bool waited = false, stuck = false, ended = false;
+    for (const Event* e : p->direct_collateral) {
+        if (e->signature->mark == Mark::own_watchdog_stuck) stuck = true;
+        else if (e->signature->entry->ends_from_outside != Entry::OutsideEnd::no) ended = true;   // the teardown's doing
+        else waited = true;
+    }
+    if (waited) return StallRole::waiter;
+    if (stuck) return StallRole::stuck_itself;
+    // Only ended from outside (the agent's kill at teardown): counted with the waiters, as any collateral was before
+    // a stuck watchdog was told apart.
+    if (ended) return StallRole::waiter;
+    if (p->direct_specific_initiating().empty() && p->generic_initiating.empty()) return StallRole::silent;
+    return StallRole::failed_itself;
+}
+
+// Every rank of the world but one reports waiting on a peer; that one is silent, or only its own watchdog got
+// stuck. A silent rank with no lines at all is accepted by elimination only when the world size is stated by the
+// logs, or when lines nobody claims (unprefixed output, a SIGTERM'd pid no rank owns) show that one more worker was
+// there. Two ranks that do not wait (one silent, one stuck) leave the elimination undecided.
 std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world) {
     if (!world || *world < 2 || t.deduplicated) return std::nullopt;
-    std::vector<int> silent;
-    int collateral = 0;
+    std::vector<int> not_waiting;
+    int waiters = 0;
     for (int r = 0; r < *world; ++r) {
-        const Process* p = table.by_rank(r);
-        if (p && !p->direct_collateral.empty()) ++collateral;
-        else if (!p || (p->direct_specific_initiating().empty() && p->generic_initiating.empty())) silent.push_back(r);
-        else return std::nullopt;
+        switch (stall_role(table.by_rank(r))) {
+            case StallRole::waiter: ++waiters; break;
+            case StallRole::stuck_itself:
+            case StallRole::silent: not_waiting.push_back(r); break;
+            case StallRole::failed_itself: return std::nullopt;
+        }
     }
-    if (silent.size() != 1 || collateral != *world - 1) return std::nullopt;
-    const int rank = silent.front();
+    if (not_waiting.size() != 1 || waiters != *world - 1) return std::nullopt;
+    const int rank = not_waiting.front();
     if (recorded_ending_like_a_waiter(rank, table, t)) return std::nullopt;
     const Process* p = table.by_rank(rank);
     Candidate c;
@@ -375,6 +395,12 @@ std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const T
     c.rank = rank;
     c.strategy = Strategy::silent_rank;
     c.strength = Strength::medium;
+    if (c.process && stall_role(p) == StallRole::stuck_itself) {
+        c.reason = "Every other rank reports waiting on a peer, while rank " + std::to_string(rank) +
+                   " reports only that its own watchdog got stuck: it was blocked itself, in a CUDA or NCCL call (\"" +
+                   excerpt(p->direct_collateral.front()->evidence.text, 160) + "\").";
+        return c;
+    }
     if (c.process) {
         c.reason = "Every other rank reports a collateral error, while rank " + std::to_string(rank) +
                    " reports none: it stopped taking part (its last line: \"" + excerpt(p->summary.last_line.text, 160) + "\").";

@@ -64,6 +64,12 @@ bool communication_error(const Event& e);
 std::size_t interleaved_reports(const Process& p);
 
 InitiatingResult initiating_event_strategy(const ProcessTable& table, const std::set<const Event*>& ignored = {});
+// What a rank's own lines say about its part in a stall: it waited on a peer (a collective timeout, a closed
+// connection), its own watchdog got stuck (blocked itself: it may be the one the others waited for), it said
+// nothing, or it failed on its own. A rank with no process here is silent.
+enum class StallRole { waiter, stuck_itself, silent, failed_itself };
+StallRole stall_role(const Process* p);
+
 std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world);
 std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table);
 // Two ranks of one process group that disagree on what a work number was: one rank timed out waiting in work N, and

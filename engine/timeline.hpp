@@ -115,6 +115,9 @@ struct Group {
     std::optional<int> srun_task;       // the group is one srun --label task's output
     std::optional<int> path_rank;       // rank_3.log
     std::optional<int> path_node;
+    // The group is the files of one node, named by their paths (a torchrun --log-dir tree's node folder, node1.log,
+    // a host's folder): another such group is another node, whatever its files hold.
+    bool node_from_path = false;
     // The first rank of this node, as its launch line states it (node rank x processes per node): local rank L is
     // global rank launch_first_rank + L.
     std::optional<int> launch_first_rank;

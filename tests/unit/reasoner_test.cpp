@@ -1010,3 +1010,55 @@ TEST_CASE("reasoner: another file's worker processes are another node: mp.spawn'
     const Diagnosis& d = only(r);
     CHECK(d.initiating_rank != std::optional<int>(3));
 }
+
+namespace {
+
+std::string heartbeat_stuck(int rank) {
+    return "[rank" + std::to_string(rank) + "]:[F1023 14:30:00.402118553 ProcessGroupNCCL.cpp:1558] [PG ID 0 PG GUID "
+           "0(default_pg) Rank " + std::to_string(rank) + "] ProcessGroupNCCL's watchdog got stuck for 480 seconds without "
+           "making progress in monitoring enqueued collectives.\n";
+}
+
+std::string four_ranks_started() {
+    std::string log;
+    for (int r = 0; r < 4; ++r)
+        log += "[rank" + std::to_string(r) + "]:2024-01-01 10:00:00,000 INFO train: rank " + std::to_string(r) +
+               " entering step 9 (world_size=4)\n";
+    return log;
+}
+
+}  // namespace
+
+TEST_CASE("reasoner: a rank whose own watchdog got stuck while every other rank waits on a peer is the one they waited for") {
+    const std::string log = four_ranks_started() + heartbeat_stuck(2) + watchdog(0) + watchdog(1) + watchdog(3);
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 2);
+    CHECK(has_strategy(d, "silent-rank"));
+}
+
+TEST_CASE("reasoner: a silent rank and a rank whose own watchdog got stuck: neither is named, both are the missing fact") {
+    // Rank 1 reports nothing after start-up, rank 2 only its stuck watchdog; ranks 0 and 3 wait. Counting the stuck
+    // rank as a waiter would single out rank 1 by elimination.
+    const std::string log = four_ranks_started() + heartbeat_stuck(2) + watchdog(0) + watchdog(3);
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(d.initiating_rank);
+    CHECK(d.undetermined);
+    REQUIRE_FALSE(d.missing.empty());
+    CHECK(d.missing.front().find("rank 1 reports nothing; rank 2 reports only that its own watchdog got stuck") !=
+          std::string::npos);
+}
+
+TEST_CASE("reasoner: files whose paths name two nodes: one node's local rank is not taken as the global rank") {
+    // A torchrun --log-dir tree of two nodes; the part of it that is here shows only node gpu-b's local rank 1 failing.
+    DiagnoseInput in;
+    const std::string oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.12 GiB. GPU 1 has a total "
+                            "capacity of 79.10 GiB of which 4.91 GiB is free.\n";
+    in.borrowed_texts.push_back({"gpu-a/attempt_0/0/stderr.log", "logs/gpu-a/attempt_0/0/stderr.log", ""});
+    in.borrowed_texts.push_back({"gpu-b/attempt_0/1/stderr.log", "logs/gpu-b/attempt_0/1/stderr.log", oom});
+    const Report r = engine().diagnose(in);
+    const Diagnosis& d = only(r);
+    CHECK(d.initiating_rank != std::optional<int>(1));
+}
