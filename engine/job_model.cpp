@@ -5,6 +5,7 @@
 #include "engine/bounded_number.hpp"
 #include "engine/evidence_text.hpp"
 #include "engine/job_topology.hpp"
+#include "engine/oom_request.hpp"
 #include "engine/time_order.hpp"
 
 namespace denpex {
@@ -119,17 +120,32 @@ bool record_by_another(const Event& e, const Process& p) {
     return !e.key.rank && !e.key.local_rank && (!e.key.pid || !p.pid || *e.key.pid != *p.pid);
 }
 
-std::vector<const Event*> find_fallout(const ProcessTable& table) {
-    std::vector<const Event*> out;
+// How many lines below a collective's traceback frame its allocation's error may stand (the frame's code line, a
+// caret line, the error).
+constexpr std::uint64_t kFrameToErrorLines = 4;
+
+// An out-of-memory error asking for more than the whole device, right below the frame of a collective that allocates
+// the size its peers sent (Mark::size_from_peers): the size came from a broken collective.
+bool size_from_broken_collective(const Event& e, const Process& p) {
+    if (!read_oom_request(e.evidence.text).exceeds_device()) return false;
+    return std::any_of(p.events.begin(), p.events.end(), [&](const Event* f) {
+        return f->signature->mark == Mark::size_from_peers && f->evidence.file == e.evidence.file &&
+               f->evidence.line < e.evidence.line && e.evidence.line - f->evidence.line <= kFrameToErrorLines;
+    });
+}
+
+void find_fallout(const ProcessTable& table, JobModel& m) {
     for (const Process& p : table.processes())
         for (const Event* e : p.events) {
             if (e->role != Role::initiating) continue;
             const bool waited_before = std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(), [&](const Event* w) {
                 return w->shows_wait() && (record_by_another(*e, p) || before(*w, *e).value_or(false));
             });
-            if (waited_before) out.push_back(e);
+            if (waited_before) m.fallout_cause[e] = JobModel::FalloutCause::after_own_wait;
+            else if (size_from_broken_collective(*e, p)) m.fallout_cause[e] = JobModel::FalloutCause::size_from_broken_collective;
+            else continue;
+            m.fallout.push_back(e);
         }
-    return out;
 }
 
 // The c10d rendezvous store is served by the agent whose own address is the endpoint; the others connect to it.
@@ -704,7 +720,7 @@ JobModel build_job_model(const ProcessTable& table, const Timeline& t) {
     m.unseen = table.unseen_ranks(m.world);
     m.stall = find_stall(table);
     find_consequences(table, m);
-    m.fallout = find_fallout(table);
+    find_fallout(table, m);
     m.duplicate_ranks = find_duplicate_ranks(table);
     m.overfull_world = find_overfull_world(table);
     m.facts.overfull_world = !m.overfull_world.empty();

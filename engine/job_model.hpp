@@ -46,9 +46,12 @@ struct JobModel {
     StallOnset stall;
     std::vector<const Event*> consequences;          // outside ends after the stall began (never initiators)
     std::map<const Event*, const Event*> consequence_of;   // each consequence -> the wait or failure it came after
-    // Errors a process printed after its own collective had already timed out (an OOM allocating the garbage size a
+    // Errors a process printed after its own collective had already timed out, or an OOM asking for more than the
+    // whole GPU right below the frame of a collective that allocates the size its peers sent (the garbage size a
     // broken broadcast left behind): the stall's fallout on that process, never the stall's cause.
+    enum class FalloutCause { after_own_wait, size_from_broken_collective };
     std::vector<const Event*> fallout;
+    std::map<const Event*, FalloutCause> fallout_cause;
     // Outside ends of the whole job that do not say why (the agent told to stop): no verdict on their own; who sent
     // them is the missing fact.
     std::vector<const Event*> unexplained_ends;

@@ -305,7 +305,8 @@ bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool b
                     {"interleaved-frame", Mark::interleaved_frame}, {"announces-rank", Mark::announces_rank},
                     {"step-teardown", Mark::step_teardown},
                     {"transport-on-loopback", Mark::transport_on_loopback},
-                    {"own-watchdog-stuck", Mark::own_watchdog_stuck}};
+                    {"own-watchdog-stuck", Mark::own_watchdog_stuck},
+                    {"size-from-peers", Mark::size_from_peers}};
                 std::string known;
                 for (const auto& [name, mark] : kMarks) {
                     if (m->is_string() && m->get<std::string>() == name) sig.mark = mark;

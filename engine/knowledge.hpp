@@ -102,6 +102,10 @@ enum class Mark {
     // "watchdog got stuck"): blocked in a CUDA or NCCL call itself, which is not a wait on a peer. A rank showing
     // only this is no witness that the others waited for someone else: it may be the one they waited for.
     own_watchdog_stuck,
+    // "size-from-peers": a traceback frame of a collective that allocates a buffer of the size its peers sent
+    // (broadcast_object_list, all_gather_object, ...). An out-of-memory error right below it asking for more than the
+    // whole device is the size a broken collective left behind: the stall's fallout, not a failure of its own.
+    size_from_peers,
 };
 
 struct Signature {

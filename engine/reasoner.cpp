@@ -181,9 +181,16 @@ void explain_fallout(const Context& c, Diagnosis& d) {
     std::size_t shown = 0;
     for (const Event* e : telling) {
         if (shown++ >= 2) break;
-        d.reasoning.push_back(e->signature->entry->title + " (" + where_of(*e) +
-                              ") came after that process's own collective had already timed out: fallout of the "
-                              "stall on it, not the stall's cause.");
+        const auto cause = c.m.fallout_cause.find(e);
+        if (cause != c.m.fallout_cause.end() && cause->second == JobModel::FalloutCause::size_from_broken_collective)
+            d.reasoning.push_back(e->signature->entry->title + " (" + where_of(*e) +
+                                  ") asks for more memory than the whole GPU has, inside a collective that allocates the "
+                                  "size its peers sent: the size came from a broken collective, so the error is fallout of "
+                                  "the failure, not its cause.");
+        else
+            d.reasoning.push_back(e->signature->entry->title + " (" + where_of(*e) +
+                                  ") came after that process's own collective had already timed out: fallout of the "
+                                  "stall on it, not the stall's cause.");
     }
 }
 

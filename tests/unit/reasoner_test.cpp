@@ -1062,3 +1062,43 @@ TEST_CASE("reasoner: files whose paths name two nodes: one node's local rank is 
     const Diagnosis& d = only(r);
     CHECK(d.initiating_rank != std::optional<int>(1));
 }
+
+namespace {
+
+// Ranks 0, 2, 3 time out on a broadcast; rank 1's traceback ends in an OOM inside `frame` asking for `asked`.
+std::string broadcast_oom_excerpt(const std::string& frame, const std::string& asked) {
+    std::string log;
+    for (int r : {0, 2, 3}) log += watchdog(r);
+    log += "[rank1]: Traceback (most recent call last):\n"
+           "[rank1]:   File \"/srv/train/ckpt.py\", line 77, in gather_meta\n"
+           "[rank1]:     dist.broadcast_object_list(meta, src=0)\n"
+           "[rank1]:   File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 2901, in " + frame + "\n"
+           "[rank1]:     object_tensor = torch.empty(  # type: ignore[call-overload]\n"
+           "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + asked + ". GPU 1 has a total "
+           "capacity of 79.10 GiB of which 61.22 GiB is free.\n";
+    return log;
+}
+
+}  // namespace
+
+TEST_CASE("reasoner: an OOM asking for more than the whole GPU inside broadcast_object_list is a broken collective's fallout") {
+    const Report r = run({{"excerpt.log", broadcast_oom_excerpt("broadcast_object_list", "7812.50 GiB")}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(d.initiating_rank);
+    CHECK(d.undetermined);
+    bool said = false;
+    for (const std::string& s : d.reasoning) said = said || s.find("more memory than the whole GPU") != std::string::npos;
+    CHECK(said);
+}
+
+TEST_CASE("reasoner: an OOM of a size the GPU could hold, or outside an object collective, is the rank's own") {
+    // (plain pair members, not a structured binding: clang 14 cannot capture one in doctest's lambdas)
+    for (const auto& frame_asked : {std::pair<std::string, std::string>{"broadcast_object_list", "12.00 GiB"},
+                                    std::pair<std::string, std::string>{"_forward_impl", "7812.50 GiB"}}) {
+        const std::string& frame = frame_asked.first;
+        const Report r = run({{"excerpt.log", broadcast_oom_excerpt(frame, frame_asked.second)}});
+        const Diagnosis& d = only(r);
+        REQUIRE_MESSAGE(d.initiating_rank, frame);
+        CHECK(*d.initiating_rank == 1);
+    }
+}
