@@ -447,7 +447,7 @@ std::set<Support> silence_support(const Candidate& c, const ProcessTable& table,
     const bool shares_stream = p && std::any_of(table.processes().begin(), table.processes().end(), [&](const Process& q) {
         return &q != p && q.rank && q.group == p->group && !q.direct_collateral.empty();
     });
-    out.insert(shares_stream ? Support::present_silent : Support::silence);
+    out.insert(shares_stream && !c.stream_may_be_cut ? Support::present_silent : Support::silence);
     // The agent's SIGTERM to it at teardown is a record that it was still running; so is output nobody claims that
     // goes on after the others began to wait. Output nobody claims from before (prose pasted above an excerpt) may be
     // anyone's: an inference, no corroboration.

@@ -455,14 +455,19 @@ void ProcessTable::infer_mappings() {
                                 "is the first or the only node)";
         }
     }
-    // srun tasks holding one worker each: the task index is SLURM_PROCID, the rank.
+    // srun tasks holding one worker each: the task index is SLURM_PROCID, the rank. A worker of task T on a GPU
+    // numbered above T is not task T's only worker: one worker per task picks its GPU by its rank or local task id
+    // (both at most T) or sees only its own GPU (0), so that task is a node's launcher with several workers.
+    std::vector<int> highest_device(n, -1);
+    for (const auto& [key, ps] : t_.raw_processes)
+        if (ps.cuda_dev) highest_device[key.group] = std::max(highest_device[key.group], *ps.cuda_dev);
     bool tasks = false, one_each = true;
     for (std::size_t g = 0; g < n; ++g) {
         if (!t_.groups[g].srun_task) continue;
         tasks = true;
         int task = *t_.groups[g].srun_task;
         if (!locals[g].empty() || pids[g].size() > 1 || ranks[g].size() > 1 ||
-            (ranks[g].size() == 1 && *ranks[g].begin() != task))
+            (ranks[g].size() == 1 && *ranks[g].begin() != task) || highest_device[g] > task)
             one_each = false;
     }
     if (tasks && one_each)

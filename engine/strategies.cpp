@@ -51,12 +51,14 @@ bool aborted_like_a_waiter(const ExitRecord& record, const ProcessTable& table) 
 }
 
 // The launcher recorded `rank` ending as a waiter ends (above): the rank's silence in these inputs is then a stream
-// not shown (its own watchdog abort is where it would be), not a rank that stopped taking part.
+// not shown (its own watchdog abort is where it would be), not a rank that stopped taking part. A record of a worker
+// no rank here is known for (the agent's "failed (exitcode: -6) local_rank: 1" with the summary that maps it cut
+// away) may be that rank's as well.
 bool recorded_ending_like_a_waiter(int rank, const ProcessTable& table, const Timeline& t) {
     return std::any_of(t.exits.begin(), t.exits.end(), [&](const ExitRecord& x) {
         const Process* p = table.resolve_exit(x);
         const std::optional<int> r = p && p->rank ? p->rank : x.rank;
-        return r == rank && aborted_like_a_waiter(x, table);
+        return (!r || r == rank) && aborted_like_a_waiter(x, table);
     });
 }
 
@@ -370,6 +372,25 @@ StallRole stall_role(const Process* p) {
     return StallRole::failed_itself;
 }
 
+// The stream a silent rank's own lines are in ends among the others' waits: its last line is a waiting rank's report
+// of its wait, and no launcher record of an exit comes after the waits. A log cut there (a window, a paste, a job
+// still being read) may have cut the silent rank's own wait too, so its silence is not shown to cover the failure.
+bool stream_ends_among_waits(const Process& silent, const ProcessTable& table, const Timeline& t) {
+    const std::string& file = silent.summary.last_line.file;
+    if (file.empty()) return false;
+    const Process* last = nullptr;
+    for (const Process& q : table.processes())
+        if (q.summary.last_line.file == file && (!last || q.summary.last_line.line > last->summary.last_line.line)) last = &q;
+    if (!last || last == &silent || stall_role(last) != StallRole::waiter) return false;
+    std::uint64_t first_wait = UINT64_MAX;
+    for (const Event* e : last->direct_collateral)
+        if (e->evidence.file == file) first_wait = std::min(first_wait, e->evidence.line);
+    if (first_wait > last->summary.last_line.line) return false;
+    return std::none_of(t.exits.begin(), t.exits.end(), [&](const ExitRecord& x) {
+        return x.evidence.file == file && x.evidence.line > first_wait;
+    });
+}
+
 // Every rank of the world but one reports waiting on a peer; that one is silent, or only its own watchdog got
 // stuck. A silent rank with no lines at all is accepted by elimination only when the world size is stated by the
 // logs, or when lines nobody claims (unprefixed output, a SIGTERM'd pid no rank owns) show that one more worker was
@@ -404,6 +425,12 @@ std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const T
     if (c.process) {
         c.reason = "Every other rank reports a collateral error, while rank " + std::to_string(rank) +
                    " reports none: it stopped taking part (its last line: \"" + excerpt(p->summary.last_line.text, 160) + "\").";
+        if (stream_ends_among_waits(*p, table, t)) {
+            c.strength = Strength::weak;
+            c.stream_may_be_cut = true;
+            c.reason += " But the log ends among the others' reports of their waits, with no launcher record after "
+                        "them: if it was cut there, rank " + std::to_string(rank) + "'s own report may have been cut too.";
+        }
         return c;
     }
     // In per-rank files, a rank with no lines is a file that is not here, not a silent worker.

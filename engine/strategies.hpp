@@ -35,6 +35,9 @@ struct Candidate {
     Strength strength = Strength::medium;
     std::vector<const Event*> evidence;
     std::string reason;
+    // silent_rank: the stream its silence is read from ends among the others' waits, so a cut may hide its own wait
+    // (its silence is an inference, not a stream shown to cover the failure).
+    bool stream_may_be_cut = false;
 };
 
 struct InitiatingResult {

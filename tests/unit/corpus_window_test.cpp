@@ -48,6 +48,10 @@ const std::map<std::string, std::string>& expected_other_rank() {
         // The window ends before the summary names node_rank 1's rank 5: the agent's 'failed (exitcode: -4)
         // local_rank: 1' on a node whose place in the job is not shown reads as shared case 021 (one node's agent,
         // its failed local rank taken as the rank at medium confidence) does, and that case's label requires it.
+        // Rank 2's own timeout is past the cut: the window shows Ray's record that its worker died and ranks 0 and 1
+        // waiting, which reads as rank 2 failing first. A known limit: a death record that states no cause is taken
+        // as the worker's own failure until its own wait is seen (the whole log shows it).
+        {"undet-ray-worker-died-record-after-its-own-timeout head 60%", "rank 2 (Ray's death record, its wait cut)"},
         {"summary-only-sigill-rank5-old-cpu head 30%", "local rank 1 read as rank 1, as case 021 requires"},
         {"summary-only-sigill-rank5-old-cpu head 60%", "local rank 1 read as rank 1, as case 021 requires"},
     };
@@ -86,14 +90,15 @@ std::string slurp(const fs::path& p) {
     return ss.str();
 }
 
-// Every case folder under `root` whose label names one initiating rank.
-std::vector<std::pair<fs::path, json>> ranked_cases(const fs::path& root) {
+// Every case folder under `root` whose label names one initiating rank, or says the logs cannot name one
+// (undetermined: a window of them, holding less, cannot either).
+std::vector<std::pair<fs::path, json>> decidable_or_undetermined_cases(const fs::path& root) {
     std::vector<std::pair<fs::path, json>> cases;
     for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
         if (it->path().filename() != "expected.json") continue;
         std::ifstream in(it->path());
         json want = json::parse(in);
-        if (!want.value("initiating_rank", json()).is_number_integer()) continue;
+        if (!want.value("initiating_rank", json()).is_number_integer() && !want.value("undetermined", false)) continue;
         cases.emplace_back(it->path().parent_path(), std::move(want));
     }
     std::sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -103,8 +108,10 @@ std::vector<std::pair<fs::path, json>> ranked_cases(const fs::path& root) {
 // Runs every window of every ranked case under `root`; returns how many windows were diagnosed.
 int check_windows(const fs::path& root) {
     int runs = 0;
-    for (const auto& [dir, want] : ranked_cases(root)) {
-        const int label = want["initiating_rank"].get<int>();
+    for (const auto& [dir, want] : decidable_or_undetermined_cases(root)) {
+        const json& labelled = want["initiating_rank"];
+        const bool ranked = labelled.is_number_integer();   // else undetermined: no rank is right
+        const int label = ranked ? labelled.get<int>() : -1;
         std::vector<std::pair<std::string, std::string>> files;   // (relative name, whole text)
         for (const auto& f : want.at("files")) files.emplace_back(f.get<std::string>(), slurp(dir / f.get<std::string>()));
         for (const Window& w : kWindows) {
@@ -120,10 +127,11 @@ int check_windows(const fs::path& root) {
             const json& d = got["diagnoses"][0];
             const json& rank = d["initiating"]["rank"];
             const bool confident = d["confidence"] == "medium" || d["confidence"] == "high";
-            if (!confident || !rank.is_number_integer() || rank.get<int>() == label) continue;
+            if (!confident || !rank.is_number_integer() || (ranked && rank.get<int>() == label)) continue;
             const std::string name = dir.filename().string() + " " + window_name(w);
             if (expected_other_rank().count(name)) continue;
-            FAIL_CHECK(name << ": names rank " << rank.dump() << " at " << d["confidence"].dump() << ", label " << label);
+            FAIL_CHECK(name << ": names rank " << rank.dump() << " at " << d["confidence"].dump() << ", label "
+                            << (labelled.is_number_integer() ? labelled.dump() : std::string("undetermined")));
         }
     }
     return runs;

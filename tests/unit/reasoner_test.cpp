@@ -1102,3 +1102,44 @@ TEST_CASE("reasoner: an OOM of a size the GPU could hold, or outside an object c
         CHECK(*d.initiating_rank == 1);
     }
 }
+
+TEST_CASE("reasoner: a silent rank's silence in a log that ends among the others' waits is only an inference") {
+    // Ranks 0, 2, 3 time out and the log ends there: no agent record follows, so rank 1's own report may be cut.
+    std::string log = four_ranks_started();
+    for (int r : {0, 2, 3}) log += watchdog(r);
+    const Report cut = run({{"console.log", log}});
+    const Diagnosis& d = only(cut);
+    CHECK(d.confidence == "low");
+    // The same log with the agent's record of the teardown after the waits: the stream went on past them.
+    log += "[2024-01-01 10:10:05,000] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) "
+           "local_rank: 0 (pid: 4100) of binary: /usr/bin/python3\n";
+    const Report whole = run({{"console.log", log}});
+    const Diagnosis& w = only(whole);
+    REQUIRE(w.initiating_rank);
+    CHECK(*w.initiating_rank == 1);
+    CHECK(w.confidence != "low");
+}
+
+TEST_CASE("reasoner: an agent's SIGABRT record of a local rank no rank here is known for may be the silent rank's") {
+    // Ranks 0, 2, 3 wait; rank 1 is silent; the agent records local rank 1 ending on SIGABRT (the watchdog's abort
+    // of a waiter), with the summary that would map it to a rank cut away: rank 1's silence is a stream not shown.
+    std::string log = four_ranks_started();
+    for (int r : {0, 2, 3}) log += watchdog(r);
+    log += "[2024-01-01 10:10:05,000] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -6) "
+           "local_rank: 1 (pid: 4101) of binary: /usr/bin/python3\n";
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(has_strategy(d, "silent-rank"));
+    CHECK(d.initiating_rank != std::optional<int>(1));
+}
+
+TEST_CASE("reasoner: an srun task whose worker uses a GPU numbered above the task is not one worker per task") {
+    // Task 1's NCCL process is on device 4: it is one of a node's several workers, so task 1 is not rank 1.
+    const std::string log =
+        "1: gpu-node-7:5310:7384 [4] bootstrap.cc:77 NCCL WARN Message truncated : received 256 bytes instead of 4\n"
+        "1: gpu-node-7:5310:7384 [4] NCCL INFO bootstrap.cc:554 -> 3\n"
+        "0: gpu-node-6:4410:4410 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.6<0>\n";
+    const Report r = run({{"srun.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK(d.initiating_rank != std::optional<int>(1));
+}
