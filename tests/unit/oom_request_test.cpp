@@ -20,23 +20,24 @@ TEST_CASE("oom request: sizes in PyTorch's units, and nothing else") {
 }
 
 TEST_CASE("oom request: the request and the capacity, in the formats of 2.0+, 2.1's typo and before 2.0") {
-    const OomRequest newer = read_oom_request(
-        "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7812.50 GiB. GPU 1 has a total capacity "
-        "of 79.10 GiB of which 61.22 GiB is free.");
-    CHECK(newer.requested == doctest::Approx(7812.5 * kGiB));
-    CHECK(newer.capacity == doctest::Approx(79.10 * kGiB));
-    CHECK(newer.exceeds_device());
-    const OomRequest typo = read_oom_request(
-        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacty of "
-        "39.39 GiB of which 1.02 GiB is free.");
-    CHECK(typo.capacity == doctest::Approx(39.39 * kGiB));
-    CHECK_FALSE(typo.exceeds_device());
-    const OomRequest older = read_oom_request(
-        "RuntimeError: CUDA out of memory. Tried to allocate 1.56 GiB (GPU 3; 39.59 GiB total capacity; 35.02 GiB "
-        "already allocated; 1.21 GiB free; 36.88 GiB reserved in total by PyTorch)");
-    CHECK(older.requested == doctest::Approx(1.56 * kGiB));
-    CHECK(older.capacity == doctest::Approx(39.59 * kGiB));
-    CHECK_FALSE(older.exceeds_device());
+    struct Case {
+        const char* line;
+        double requested_gib, capacity_gib;
+        bool exceeds;
+    };
+    const Case cases[] = {
+        {"[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7812.50 GiB. GPU 1 has a total capacity "
+         "of 79.10 GiB of which 61.22 GiB is free.", 7812.5, 79.10, true},
+        {"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacty of "
+         "39.39 GiB of which 1.02 GiB is free.", 2.0, 39.39, false},
+        {"RuntimeError: CUDA out of memory. Tried to allocate 1.56 GiB (GPU 3; 39.59 GiB total capacity; 35.02 GiB "
+         "already allocated; 1.21 GiB free; 36.88 GiB reserved in total by PyTorch)", 1.56, 39.59, false}};
+    for (const Case& c : cases) {
+        const OomRequest read = read_oom_request(c.line);
+        CHECK_MESSAGE(read.requested == doctest::Approx(c.requested_gib * kGiB), c.line);
+        CHECK_MESSAGE(read.capacity == doctest::Approx(c.capacity_gib * kGiB), c.line);
+        CHECK_MESSAGE(read.exceeds_device() == c.exceeds, c.line);
+    }
     // No capacity stated: nothing exceeds what is not known.
     CHECK_FALSE(read_oom_request("RuntimeError: CUDA out of memory. Tried to allocate 9000.00 GiB").exceeds_device());
 }
