@@ -478,6 +478,13 @@ std::vector<const Event*> find_finished(const ProcessTable& table) {
     return exits;
 }
 
+// Some process waited in a collective (a timeout with its limit or sequence number).
+bool any_wait(const ProcessTable& table) {
+    return std::any_of(table.processes().begin(), table.processes().end(), [](const Process& q) {
+        return std::any_of(q.direct_collateral.begin(), q.direct_collateral.end(), [](const Event* e) { return e->shows_wait(); });
+    });
+}
+
 Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable& table, const StallOnset& stall,
                    std::optional<int> world, const std::set<const Event*>& ignored) {
     Suspect s;
@@ -490,7 +497,10 @@ Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable&
             const Process& p = *c.process;
             const Event* e = first_not_in(p.specific_initiating, ignored);
             if (!e) e = first_not_in(p.generic_initiating, ignored);
-            s.support.insert(e && e->from_launcher ? Support::outside_record : Support::own_error);
+            if (e && e->signature->mark == Mark::death_without_cause && any_wait(table))
+                s.support.insert(Support::order);   // the first death the runtime saw; a waiter's abort reads the same
+            else
+                s.support.insert(e && e->from_launcher ? Support::outside_record : Support::own_error);
             if (e && first_in_time(*e, p, table, stall)) s.support.insert(Support::first_in_time);
             if (named_by_peers(p, table) || only_one_not_waiting(p, table, world)) s.support.insert(Support::peers_point_at);
             if (recorded_outside(p, ignored)) s.support.insert(Support::outside_record);

@@ -306,7 +306,8 @@ bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool b
                     {"step-teardown", Mark::step_teardown},
                     {"transport-on-loopback", Mark::transport_on_loopback},
                     {"own-watchdog-stuck", Mark::own_watchdog_stuck},
-                    {"size-from-peers", Mark::size_from_peers}};
+                    {"size-from-peers", Mark::size_from_peers},
+                    {"death-without-cause", Mark::death_without_cause}};
                 std::string known;
                 for (const auto& [name, mark] : kMarks) {
                     if (m->is_string() && m->get<std::string>() == name) sig.mark = mark;

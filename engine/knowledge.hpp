@@ -106,6 +106,11 @@ enum class Mark {
     // (broadcast_object_list, all_gather_object, ...). An out-of-memory error right below it asking for more than the
     // whole device is the size a broken collective left behind: the stall's fallout, not a failure of its own.
     size_from_peers,
+    // "death-without-cause": a runtime's record that a worker died, not saying why (Ray's "A worker died or was killed
+    // while executing a task by an unexpected system error"). Where ranks waited in a collective, a waiter aborted by
+    // its watchdog is recorded the same way: the record says which death the runtime saw first, not that the worker
+    // failed on its own (an inference from order, like the agent's first exit).
+    death_without_cause,
 };
 
 struct Signature {

@@ -282,6 +282,10 @@ private:
         }
         c.reason = p->name() + " is the only process with an error of its own (" + first(p)->signature->entry->title +
                    "); the other processes show only collateral errors or none.";
+        if (first(p)->signature->mark == Mark::death_without_cause)
+            c.reason = "The only death recorded is " + p->name() + "'s (" + first(p)->signature->entry->title +
+                       "), and the record does not say why: a worker its watchdog aborted after waiting is recorded the "
+                       "same way.";
         out.candidate = c;
     }
 

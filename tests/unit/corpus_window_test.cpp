@@ -48,10 +48,6 @@ const std::map<std::string, std::string>& expected_other_rank() {
         // The window ends before the summary names node_rank 1's rank 5: the agent's 'failed (exitcode: -4)
         // local_rank: 1' on a node whose place in the job is not shown reads as shared case 021 (one node's agent,
         // its failed local rank taken as the rank at medium confidence) does, and that case's label requires it.
-        // Rank 2's own timeout is past the cut: the window shows Ray's record that its worker died and ranks 0 and 1
-        // waiting, which reads as rank 2 failing first. A known limit: a death record that states no cause is taken
-        // as the worker's own failure until its own wait is seen (the whole log shows it).
-        {"undet-ray-worker-died-record-after-its-own-timeout head 60%", "rank 2 (Ray's death record, its wait cut)"},
         {"summary-only-sigill-rank5-old-cpu head 30%", "local rank 1 read as rank 1, as case 021 requires"},
         {"summary-only-sigill-rank5-old-cpu head 60%", "local rank 1 read as rank 1, as case 021 requires"},
     };

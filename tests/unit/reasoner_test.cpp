@@ -1143,3 +1143,26 @@ TEST_CASE("reasoner: an srun task whose worker uses a GPU numbered above the tas
     const Diagnosis& d = only(r);
     CHECK(d.initiating_rank != std::optional<int>(1));
 }
+
+TEST_CASE("reasoner: a runtime's record of a worker's death that says not why is, amid collective waits, only an order") {
+    std::string log;
+    for (int r = 0; r < 4; ++r)
+        log += "(RayTrainWorker pid=8841" + std::to_string(r) + ", ip=10.4.2.7) Setting up process group for: env:// [rank=" +
+               std::to_string(r) + ", world_size=4]\n";
+    const std::string died =
+        "2024-02-19 03:17:44,902\tWARNING worker.py:2058 -- A worker died or was killed while executing a task by an "
+        "unexpected system error. To troubleshoot the problem, check the logs for the dead worker. Worker IP address: "
+        "10.4.2.7 Worker port: 10217 Worker PID: 88412 Worker exit type: SYSTEM_ERROR\n";
+    std::string waits;
+    for (int r : {0, 1})
+        waits += "(RayTrainWorker pid=8841" + std::to_string(r) + ", ip=10.4.2.7) [E ProcessGroupNCCL.cpp:563] [Rank " +
+                 std::to_string(r) + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9120, OpType=ALLREDUCE, "
+                 "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600310 milliseconds before timing out.\n";
+    const Report amid_waits = run({{"ray-driver.log", log + died + waits}});
+    CHECK(only(amid_waits).confidence == "low");
+    const Report alone = run({{"ray-driver.log", log + died}});
+    const Diagnosis& d = only(alone);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 2);
+    CHECK(d.confidence != "low");
+}
