@@ -544,9 +544,16 @@ void adopt_for_silent_rank(JobModel& m, std::vector<Candidate>& cs, const Proces
     if (silent == cs.end() || cs.size() != 1 || !silent->rank) return;
     const Process& unranked = *m.init.unranked.front();
     const Event* e = unranked.first_initiating();
-    if (!e || !e->host) return;
+    if (!e) return;
+    // Tied to the silent rank by its host, or by the stream: a traceback without a prefix in the one file where the
+    // ranks that waited wrote too (a single node's console, each worker's lines unprefixed).
+    const bool in_waiters_stream = std::any_of(table.processes().begin(), table.processes().end(), [&](const Process& q) {
+        return q.rank && q.rank != silent->rank && !q.direct_collateral.empty() &&
+               q.direct_collateral.front()->evidence.file == e->evidence.file;
+    });
+    if (!e->host && !in_waiters_stream) return;
     const Process* rank_process = table.by_rank(*silent->rank);
-    if (rank_process && !rank_process->hosts.empty() &&
+    if (e->host && rank_process && !rank_process->hosts.empty() &&
         !std::any_of(rank_process->hosts.begin(), rank_process->hosts.end(),
                      [&](const std::string& h) { return short_host_name(h) == short_host_name(*e->host); }))
         return;
@@ -554,7 +561,7 @@ void adopt_for_silent_rank(JobModel& m, std::vector<Candidate>& cs, const Proces
     m.adopted = e;
     silent->evidence.push_back(e);
     silent->reason += " The only error here that no line ties to a rank, \"" + excerpt(e->evidence.text, 100) + "\" (" +
-                      *e->host + "), comes from before the others began to wait: taken as rank " +
+                      (e->host ? *e->host : e->evidence.file + ":" + std::to_string(e->evidence.line)) + "), comes from before the others began to wait: taken as rank " +
                       std::to_string(*silent->rank) + "'s failure.";
     m.init.unranked.clear();
 }

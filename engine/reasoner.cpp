@@ -732,11 +732,13 @@ void explain_collateral_only(const Context& c, Diagnosis& d) {
     const bool whole_world = world && !seen.empty() && static_cast<int>(seen.size()) == *world && c.t.world_size &&
                              *c.t.world_size == *world;
     const bool all_waited = std::all_of(c.table.processes().begin(), c.table.processes().end(), [](const Process& p) {
-        return !p.rank || p.direct_collateral.empty() ||
+        return !p.rank || p.direct_collateral.empty() || stall_role(&p) == StallRole::stuck_itself ||
                std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(),
                            [](const Event* e) { return e->shows_wait(); });
     });
-    if (whole_world && explain_several_not_waiting(c, d)) return;
+    // Only where every error here is a wait: a rank that saw the network fail (an IB completion error) is no waiter,
+    // and the layer below (next) is then what would tell.
+    if (whole_world && all_waited && explain_several_not_waiting(c, d)) return;
     if (whole_world && !all_waited) {
         // Every rank is here and each saw the failure only as an error of communication: the layer below knows more.
         d.missing.push_back("All " + std::to_string(*world) + " ranks are in these logs and every one reports only "

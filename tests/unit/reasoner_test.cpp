@@ -1166,3 +1166,37 @@ TEST_CASE("reasoner: a runtime's record of a worker's death that says not why is
     CHECK(*d.initiating_rank == 2);
     CHECK(d.confidence != "low");
 }
+
+TEST_CASE("reasoner: an unprefixed OOM in the stream where the waiting ranks wrote is the silent rank's") {
+    // One node's console without rank prefixes: the watchdog lines name ranks 0, 2, 3; rank 1 is silent; the one
+    // traceback no line ties to a rank is in the same stream, before the waits.
+    std::string log;
+    for (int r = 0; r < 4; ++r) log += "Initializing distributed: GLOBAL_RANK: " + std::to_string(r) + ", MEMBER: " + std::to_string(r + 1) + "/4\n";
+    log += "Traceback (most recent call last):\n"
+           "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 564.00 MiB. GPU 1 has a total capacty of "
+           "22.20 GiB of which 203.12 MiB is free.\n";
+    for (int r : {3, 0, 2})
+        log += "[E ProcessGroupNCCL.cpp:456] [Rank " + std::to_string(r) + "] Watchdog caught collective operation timeout: "
+               "WorkNCCL(SeqNum=2778, OpType=_ALLGATHER_BASE, NumelIn=1, NumelOut=4, Timeout(ms)=1800000) ran for 1801702 "
+               "milliseconds before timing out.\n";
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 1);
+    REQUIRE(d.failure);
+    CHECK(d.failure->id.find("oom") != std::string::npos);
+}
+
+TEST_CASE("reasoner: a rank that only received the dump signal, its last enqueued work below the others' timeout, lags") {
+    std::string log;
+    for (int r : {0, 1, 3})
+        log += watchdog(r, 7487) + "[rank" + std::to_string(r) + "]:[E ProcessGroupNCCL.cpp:1537] [PG 0 Rank " +
+               std::to_string(r) + "] Timeout at NCCL work: 7487, last enqueued NCCL work: 7487, last completed NCCL work: 7486.\n";
+    log += "[rank2]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 2] Received a global timeout from another rank and will start "
+           "to dump the debug info. Last enqueued NCCL work: 7486, last completed NCCL work: 7486.\n";
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 2);
+    CHECK(has_strategy(d, "sequence-lag"));
+}
