@@ -25,6 +25,7 @@ std::string_view to_string(Strategy s) {
         case Strategy::work_minority: return "work-minority";
         case Strategy::mismatch_named: return "mismatch-named";
         case Strategy::idle_gpu: return "idle-gpu";
+        case Strategy::first_transport_fault: return "first-transport-fault";
     }
     return "initiating-event";
 }

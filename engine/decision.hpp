@@ -36,7 +36,7 @@ std::string_view to_string(Confidence c);
 // The ways of naming a suspect (engine/strategies).
 enum class Strategy {
     initiating_event, silent_rank, sequence_lag, desync_report, agent_first_exit, mismatch_minority, own_end,
-    work_minority, mismatch_named, idle_gpu
+    work_minority, mismatch_named, idle_gpu, first_transport_fault
 };
 std::string_view to_string(Strategy s);
 

@@ -516,6 +516,8 @@ Suspect suspect_of(const Candidate& c, const Event* adopted, const ProcessTable&
         case Strategy::mismatch_minority: s.support = {Support::own_error, Support::peers_point_at}; break;
         case Strategy::own_end: s.support.insert(Support::outside_record); break;
         case Strategy::work_minority: s.support.insert(Support::work_compared); break;
+        // The fault's own completion status, against flushes and waits that can only come after it: causal order.
+        case Strategy::first_transport_fault: s.support.insert(Support::first_in_time); break;
         case Strategy::mismatch_named:
             // Proven when the ranks shown to agree are the whole world but one; otherwise read from the order only.
             if (c.strength != Strength::strong) {
@@ -711,6 +713,8 @@ void collect_candidates(const ProcessTable& table, const Timeline& t, JobModel& 
         m.init.disagreeing.clear();
     }
     if (auto c = work_minority_strategy(table)) cs.push_back(*c);
+    if (!m.init.candidate)
+        if (auto c = first_transport_fault_strategy(table, m.world)) cs.push_back(*c);
     if (auto c = own_end_strategy(table, t)) cs.push_back(*c);
     consider_agent_first_exit(m, cs, table, t);
     adopt_for_silent_rank(m, cs, table);

@@ -997,3 +997,52 @@ std::optional<Candidate> own_end_strategy(const ProcessTable& table, const Timel
 }
 
 }  // namespace denpex
+
+namespace denpex {
+namespace {
+
+// InfiniBand work completion statuses (ibv_wc_status) that the link itself failed: the sender's retries ran out.
+// Any other status, 5 (IBV_WC_WR_FLUSH_ERR) above all, is a work request failed because its queue pair was already
+// in error: a consequence.
+constexpr long long kWcRetryExceeded = 12, kWcRnrRetryExceeded = 13;
+
+const Event* link_fault(const Process& p) {
+    for (const Event* e : p.direct_collateral)
+        if (auto status = e->number("wc_status"); status && (*status == kWcRetryExceeded || *status == kWcRnrRetryExceeded))
+            return e;
+    return nullptr;
+}
+
+}  // namespace
+
+std::optional<Candidate> first_transport_fault_strategy(const ProcessTable& table, std::optional<int> world) {
+    if (!world || *world < 2) return std::nullopt;
+    const Process* faulted = nullptr;
+    const Event* fault = nullptr;
+    for (int r = 0; r < *world; ++r) {
+        const Process* p = table.by_rank(r);
+        if (!p || p->own_lines == 0) return std::nullopt;   // every rank here, or a silent death is not ruled out
+        if (!p->direct_specific_initiating().empty() || !p->generic_initiating.empty()) return std::nullopt;
+        if (const Event* e = link_fault(*p)) {
+            if (faulted) return std::nullopt;   // the link failed as seen from two ranks: no first
+            faulted = p;
+            fault = e;
+            continue;
+        }
+        if (stall_role(p) != StallRole::waiter && !p->sigterm_by_agent) return std::nullopt;   // no sign of life after
+    }
+    if (!faulted) return std::nullopt;
+    Candidate c;
+    c.process = faulted;
+    c.strategy = Strategy::first_transport_fault;
+    c.strength = Strength::medium;
+    c.evidence = {fault};
+    c.reason = faulted->name() + " saw the InfiniBand link fail itself (completion status " +
+               fault->captures.at("wc_status") + ": the transport's retries ran out), while every other rank shows it "
+               "was still alive after that (a wait, a flushed work request, a lost peer, or its agent stopping it): the "
+               "link failed first at " + faulted->name() + "'s end. The fault may lie in the fabric between the two hosts, "
+               "not in the rank.";
+    return c;
+}
+
+}  // namespace denpex

@@ -73,6 +73,13 @@ InitiatingResult initiating_event_strategy(const ProcessTable& table, const std:
 enum class StallRole { waiter, stuck_itself, silent, failed_itself };
 StallRole stall_role(const Process* p);
 
+// Every rank of the world is here with no error of its own; exactly one saw an InfiniBand work request fail on the link
+// itself (completion status 12, transport retries exceeded, or 13, RNR retries exceeded), and every other rank shows
+// it was alive after that: a wait, a flushed work request (status 5: its queue pair already in error), a lost peer, or
+// its agent stopping it at teardown. That rank is where the link failed first (the fault may lie in the fabric). A
+// rank with no sign of life after it (killed silently) could have caused the retries by dying: then nothing is named.
+std::optional<Candidate> first_transport_fault_strategy(const ProcessTable& table, std::optional<int> world);
+
 std::optional<Candidate> silent_rank_strategy(const ProcessTable& table, const Timeline& t, std::optional<int> world);
 std::optional<Candidate> sequence_lag_strategy(const ProcessTable& table);
 // Two ranks of one process group that disagree on what a work number was: one rank timed out waiting in work N, and

@@ -1200,3 +1200,34 @@ TEST_CASE("reasoner: a rank that only received the dump signal, its last enqueue
     CHECK(*d.initiating_rank == 2);
     CHECK(has_strategy(d, "sequence-lag"));
 }
+
+namespace {
+
+std::string ib_completion(int rank, int status) {
+    return "[rank" + std::to_string(rank) + "]: gpu-" + std::to_string(rank / 2) + ":17" + std::to_string(rank) +
+           ":2088 [" + std::to_string(rank % 2) + "] transport/net_ib.cc:2226 NCCL WARN NET/IB : Got completion from peer "
+           "10.0.0.9<55921> with status=" + std::to_string(status) + " opcode=1 len=0 vendor err 129 (Send)\n";
+}
+
+}  // namespace
+
+TEST_CASE("reasoner: the one rank whose InfiniBand link failed itself (status 12), every other alive after it, saw it first") {
+    // Rank 1: retries exceeded; rank 2: a flushed work request (its queue pair already in error); ranks 0, 3 wait.
+    const std::string log = four_ranks_started() + ib_completion(1, 12) + ib_completion(2, 5) + watchdog(0) + watchdog(3);
+    const Report r = run({{"console.log", log}});
+    const Diagnosis& d = only(r);
+    REQUIRE(d.initiating_rank);
+    CHECK(*d.initiating_rank == 1);
+    CHECK(has_strategy(d, "first-transport-fault"));
+}
+
+TEST_CASE("reasoner: a link failure is named first only when every other rank shows it was alive after it") {
+    // Rank 2 shows nothing after start-up: it may have died and made rank 1's retries run out.
+    const Report silent_peer = run({{"console.log", four_ranks_started() + ib_completion(1, 12) + watchdog(0) + watchdog(3)}});
+    CHECK_FALSE(has_strategy(only(silent_peer), "first-transport-fault"));
+    CHECK(only(silent_peer).initiating_rank != std::optional<int>(1));
+    // Both ends of the link saw it fail: no first.
+    const Report both = run({{"console.log", four_ranks_started() + ib_completion(1, 12) + ib_completion(2, 12) +
+                                                  watchdog(0) + watchdog(3)}});
+    CHECK_FALSE(has_strategy(only(both), "first-transport-fault"));
+}
