@@ -496,16 +496,17 @@ std::size_t stream_tag(std::string_view rest, Attribution&, Walk& walk) {
     return c[0].size();
 }
 
-// A test harness that relays a child's streams line by line: accelerate's and transformers' `execute_subprocess_async`
-// print `label, line` with label `stdout:` or `stderr:` (so `stderr: ` + the child's line, `stderr: ` alone for an
-// empty one). The label names a stream, not a writer.
+// A test harness or job service that relays a child's streams line by line: accelerate's and transformers'
+// `execute_subprocess_async` print `label, line` with label `stdout:` or `stderr:` (so `stderr: ` + the child's line,
+// `stderr: ` alone for an empty one); job services that merge both streams into one log mark each line `[stderr]` or
+// `[stdout]`, glued to it. The label names a stream, not a writer.
 std::size_t harness_label(std::string_view rest, Attribution&, Walk& walk) {
-    constexpr std::array<std::string_view, 2> kLabels = {"stdout:", "stderr:"};
-    if (walk.inside || !starts_with(rest, 's')) return 0;
+    constexpr std::array<std::string_view, 4> kLabels = {"stdout:", "stderr:", "[stdout]", "[stderr]"};
+    if (walk.inside || (!starts_with(rest, 's') && !starts_with(rest, '['))) return 0;
     for (std::string_view label : kLabels) {
         if (!rest.starts_with(label)) continue;
-        if (rest.size() == label.size()) return label.size();
-        if (rest[label.size()] == ' ') return label.size() + 1;
+        if (rest.size() == label.size() || label.front() == '[') return label.size();   // glued: the line follows
+        if (rest[label.size()] == ' ') return label.size() + 1;                           // print()'s separator
     }
     return 0;
 }

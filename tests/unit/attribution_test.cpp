@@ -525,4 +525,8 @@ TEST_CASE("attribution: a test harness's stream label is skipped, the child's ow
     // Not a label: a word that only begins like one, and the label not at the line's start.
     CHECK(body("stderrs: x") == "stderrs: x");
     CHECK(body("error in stderr: x") == "error in stderr: x");
+    // A job service's merged log marks each line with its stream, glued to it.
+    CHECK(body("[stderr]  rank      : 1 (local_rank: 1)") == "  rank      : 1 (local_rank: 1)");
+    CHECK(attribute("[stderr][rank3]: RuntimeError: boom").rank == 3);
+    CHECK(body("[stdout]Job exited with code 1") == "Job exited with code 1");
 }

@@ -1231,3 +1231,28 @@ TEST_CASE("reasoner: a link failure is named first only when every other rank sh
                                                   watchdog(0) + watchdog(3)}});
     CHECK_FALSE(has_strategy(only(both), "first-transport-fault"));
 }
+
+TEST_CASE("reasoner: the agent's first exit orders nothing when its summary lists every other worker failing alike") {
+    // One unranked ImportError; the agent reaped local rank 0 first; the summary lists ranks 1-3 with the same exit
+    // code 1 and no output of their own here: each failed on its own, and which was reaped first is arbitrary.
+    std::string log = "ModuleNotFoundError: No module named 'tensorboard'\n"
+                      "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 2870) of "
+                      "binary: /opt/miniconda/bin/python\n"
+                      "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+                      "============================================================\n"
+                      "train.py FAILED\n"
+                      "------------------------------------------------------------\n"
+                      "Failures:\n";
+    for (int r = 1; r < 4; ++r)
+        log += "[" + std::to_string(r) + "]:\n  time      : 2022-05-18_07:41:09\n  host      : node-0\n  rank      : " +
+               std::to_string(r) + " (local_rank: " + std::to_string(r) + ")\n  exitcode  : 1 (pid: 287" + std::to_string(r) +
+               ")\n  error_file: <N/A>\n  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n";
+    log += "------------------------------------------------------------\n"
+           "Root Cause (first observed failure):\n[0]:\n  time      : 2022-05-18_07:41:09\n  host      : node-0\n"
+           "  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: 2870)\n  error_file: <N/A>\n"
+           "============================================================\n";
+    const Report r = run({{"std_log.txt", log}});
+    const Diagnosis& d = only(r);
+    CHECK_FALSE(has_strategy(d, "agent-first-exit"));
+    CHECK(d.confidence != "high");
+}
