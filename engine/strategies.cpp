@@ -1032,17 +1032,12 @@ std::optional<Candidate> first_transport_fault_strategy(const ProcessTable& tabl
         if (stall_role(p) != StallRole::waiter && !p->sigterm_by_agent) return std::nullopt;   // no sign of life after
     }
     if (!faulted) return std::nullopt;
-    Candidate c;
-    c.process = faulted;
-    c.strategy = Strategy::first_transport_fault;
-    c.strength = Strength::medium;
-    c.evidence = {fault};
-    c.reason = faulted->name() + " saw the InfiniBand link fail itself (completion status " +
-               fault->captures.at("wc_status") + ": the transport's retries ran out), while every other rank shows it "
-               "was still alive after that (a wait, a flushed work request, a lost peer, or its agent stopping it): the "
-               "link failed first at " + faulted->name() + "'s end. The fault may lie in the fabric between the two hosts, "
-               "not in the rank.";
-    return c;
+    return Candidate{faulted, std::nullopt, Strategy::first_transport_fault, Strength::medium, {fault},
+                     faulted->name() + " saw the InfiniBand link fail itself (completion status " +
+                         fault->captures.at("wc_status") + ": the transport's retries ran out), while every other rank "
+                         "shows it was still alive after that (a wait, a flushed work request, a lost peer, or its agent "
+                         "stopping it): the link failed first at " + faulted->name() + "'s end. The fault may lie in the "
+                         "fabric between the two hosts, not in the rank."};
 }
 
 }  // namespace denpex
