@@ -432,6 +432,7 @@ void Collector::feed(Source& s, std::string_view raw, bool truncated, std::uint6
             else if (auto p = hit.captures.find("pid"); p != hit.captures.end())   // Ray's RayTaskError (pid=P, ...)
                 subject.pid = to_number<long>(p->second);
             if (subject.rank || subject.local_rank || subject.pid) forwarded_open_[writer] = {subject, kSurvivedReportLines};
+            if (subject.pid && !subject.rank && !subject.local_rank) t_.groups[writer.group].relayed_pids.insert(*subject.pid);
         }
         // The report's exception line, whatever its role, ends it.
         if (forwarded && sig->role != Role::context && sig->mark != Mark::failure_start) forwarded_ends = true;

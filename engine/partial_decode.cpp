@@ -164,6 +164,7 @@ void PartialReading::groups(const json& body) {
             g.local_host_pid[integer<int>(p[0], "a local rank")] = {text(p[1], "a host"), integer<long>(p[2], "a pid")};
         }
         for (const json& p : list(j, "sigterm_pids")) g.sigterm_pids.insert(integer<long>(p, "a pid"));
+        for (const json& p : list(j, "relayed_pids")) g.relayed_pids.insert(integer<long>(p, "a pid"));
         g.srun_task = opt_field<int>(j, "srun_task");
         g.path_rank = opt_field<int>(j, "path_rank");
         g.path_node = opt_field<int>(j, "path_node");

@@ -69,6 +69,7 @@ json group(const Group& g) {
         for (const auto& [local, hp] : g.local_host_pid) list.push_back(json::array({local, hp.first, hp.second}));
     }
     if (!g.sigterm_pids.empty()) j["sigterm_pids"] = g.sigterm_pids;
+    if (!g.relayed_pids.empty()) j["relayed_pids"] = g.relayed_pids;
     put(j, "srun_task", g.srun_task);
     put(j, "path_rank", g.path_rank);
     put(j, "path_node", g.path_node);

@@ -570,7 +570,8 @@ std::string ProcessTable::key_of(const RawKey& k, const std::optional<std::strin
                              ", so that host's output that names no process is that rank's";
         }
     if (!rank && !local && g.path_rank) rank = g.path_rank;
-    if (!rank && !local && !sole_rank_.empty() && sole_rank_[k.group]) rank = sole_rank_[k.group];
+    if (!rank && !local && !sole_rank_.empty() && sole_rank_[k.group] && !(pid && g.relayed_pids.count(*pid)))
+        rank = sole_rank_[k.group];
     if (!rank && !local && task_is_rank_[k.group] && g.srun_task) {
         rank = g.srun_task;
         if (inference)

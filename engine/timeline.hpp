@@ -112,6 +112,9 @@ struct Group {
     }
     std::map<int, std::pair<std::string, long>> local_host_pid;   // local rank -> (host, pid) seen in its own file
     std::set<long> sigterm_pids;        // "Sending process P closing signal SIGTERM"
+    // pids whose report a writer of this group relays (Ray's driver: "RayTaskError(...): ... (pid=P, ...)"): another
+    // process than the writer, so never the group's own rank, even in a file that speaks for one rank.
+    std::set<long> relayed_pids;
     std::optional<int> srun_task;       // the group is one srun --label task's output
     std::optional<int> path_rank;       // rank_3.log
     std::optional<int> path_node;

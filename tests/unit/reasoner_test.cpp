@@ -1256,3 +1256,18 @@ TEST_CASE("reasoner: the agent's first exit orders nothing when its summary list
     CHECK_FALSE(has_strategy(d, "agent-first-exit"));
     CHECK(d.confidence != "high");
 }
+
+TEST_CASE("reasoner: a report the driver relays for another pid is not the driver's, even where its lines are all one rank's") {
+    // Only the driver's lines (every one prefixed [rank0]: by PyTorch): the RayTaskError names pid 7812 as the worker
+    // whose traceback follows. No line here says which rank pid 7812 is: not rank 0.
+    const std::string log =
+        "[rank0]: Traceback (most recent call last):\n"
+        "[rank0]:   File \"/usr/local/lib/python3.12/dist-packages/ray/_private/worker.py\", line 919, in get_objects\n"
+        "[rank0]: ray.exceptions.RayTaskError(RuntimeError): ray::RayWorkerWrapper.execute_method() (pid=7812, "
+        "ip=10.2.0.4, actor_id=5d2a91c07e3b4f8a6c1d0e2f01000000)\n"
+        "[rank0]:   File \"/usr/local/lib/python3.12/dist-packages/vllm/worker/worker_base.py\", line 573, in execute_method\n"
+        "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n";
+    const Report r = run({{"driver.log", log}});
+    const Diagnosis& d = only(r);
+    CHECK(d.initiating_rank != std::optional<int>(0));
+}
