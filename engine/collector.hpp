@@ -56,17 +56,40 @@ public:
 
 private:
     struct Source;
+    struct Line;
+    using SurvivedReports = std::map<RawKey, int>;
     Source open_source(const std::string& name, const std::string& path);
-    void feed(Source& s, std::string_view raw, bool truncated, std::uint64_t line_no);
     void close_source(const Source& s, Timeline& t) const;
     void read(class LineReader& reader, const std::string& name, const std::string& path);
+
+    // The per-line loop, as stages in the order each needs the one before (ripgrep's searcher and sink): feed()
+    // drives them over one line of one input.
+    void feed(Source& s, std::string_view raw, bool truncated, std::uint64_t line_no);
+    // Attribution: prefixes, the agent's and srun's statements, versions and stacks stated, the job's shape.
+    Line attribute_line(Source& s, std::string_view text, std::uint64_t line_no);
+    // Writer: the line's group and process (the writer, or the worker whose report the writer relays).
+    void place_writer(Source& s, Line& l);
+    // File clock: the file's and each writer's latest stamp; bounds events that carried an earlier one.
+    void note_clock(Source& s, const Line& l);
+    // Identity: hosts, pids, ranks, local ranks and GPUs the line ties together; the job size it states.
+    void note_identity(const Line& l);
+    // Launcher: torchrun's agent lines and summary records (workers' exits).
+    void note_launcher_record(Source& s, const Line& l);
+    // Process summary: line counts, last own line, latest time, host and GPU of the line's process.
+    void note_process_summary(const Source& s, const Line& l);
+    // Events: signature hits, read inside survived and relayed reports, into the bounded event store.
+    void record_events(Source& s, const Line& l);
+    bool enters_survived_report(const Signature& sig, const Line& l, SurvivedReports::iterator& survived);
+    void open_forwarded_report(const Line& l, const Hit& hit);
+    Event make_event(const Source& s, const Line& l, const Signature& sig, std::map<std::string, std::string> captures);
+    void store_event(Source& s, const Line& l, Event ev);
 
     const Matcher& matcher_;
     Timeline t_;
     // (writer, signature, subject pid) -> (events seen, slot of the latest kept)
     std::map<std::tuple<RawKey, const Signature*, std::string>, std::pair<std::size_t, std::size_t>> kept_;
     // Writers inside a report of an error they survived, with the lines the report may still run for.
-    std::map<RawKey, int> survived_open_;
+    SurvivedReports survived_open_;
     // Writers printing another worker's report (mp.spawn's parent re-raising a child's traceback): whose, and
     // the lines it may still run for.
     struct ForwardedReport {

@@ -105,6 +105,81 @@ std::string probe_text(const std::string& alphabet, std::size_t n, std::uint32_t
     return s;
 }
 
+// A signature's "marks": one of the names below, each a Mark the engine reads.
+Mark read_mark(Reader& r, const json& m, const std::string& sig_id) {
+    static const std::pair<const char*, Mark> kMarks[] = {
+        {"failure-start", Mark::failure_start},     {"survived-report", Mark::survived_report},
+        {"names-next-report", Mark::names_next_report}, {"benign-line", Mark::benign_line},
+        {"handled-record", Mark::handled_record},   {"chain-link", Mark::chain_link},
+        {"ends-attempt", Mark::ends_attempt},       {"reached-exit", Mark::reached_exit},
+        {"no-store", Mark::no_store},               {"compares-ranks", Mark::compares_ranks},
+        {"rendezvous-incomplete", Mark::rendezvous_incomplete},
+        {"interleaved-frame", Mark::interleaved_frame}, {"announces-rank", Mark::announces_rank},
+        {"step-teardown", Mark::step_teardown},
+        {"transport-on-loopback", Mark::transport_on_loopback},
+        {"own-watchdog-stuck", Mark::own_watchdog_stuck},
+        {"size-from-peers", Mark::size_from_peers},
+        {"death-without-cause", Mark::death_without_cause}};
+    std::string known;
+    for (const auto& [name, mark] : kMarks) {
+        if (m.is_string() && m.get<std::string>() == name) return mark;
+        known += std::string(known.empty() ? "" : ", ") + "\"" + name + "\"";
+    }
+    r.problem("signature " + sig_id + ": \"marks\" must be one of " + known);
+    return Mark::none;
+}
+
+// One signature: its role, pattern (compiled here), versions, launcher, mark and example lines.
+Signature read_signature(Reader& r, const json& s) {
+    Signature sig;
+    sig.id = r.str(s, "id");
+    std::string role = r.str(s, "role");
+    if (role == "initiating") sig.role = Role::initiating;
+    else if (role == "collateral") sig.role = Role::collateral;
+    else if (role == "context") sig.role = Role::context;
+    else r.problem("signature " + sig.id + ": unknown role \"" + role + "\"");
+    sig.pattern = r.str(s, "pattern");
+    sig.torch = r.range(s, "torch", "signature " + sig.id + ": ");
+    if (auto l = s.find("launcher"); l != s.end() && l->is_string()) sig.launcher = l->get<std::string>();
+    if (auto fb = s.find("fallback"); fb != s.end() && fb->is_boolean()) sig.fallback = fb->get<bool>();
+    if (auto w = s.find("on_warning_lines"); w != s.end() && w->is_boolean()) sig.on_warning_lines = w->get<bool>();
+    if (auto m = s.find("marks"); m != s.end()) sig.mark = read_mark(r, *m, sig.id);
+    sig.examples = r.strings(s, "examples", true);
+    sig.source = r.str(s, "source");
+    if (sig.examples.empty()) r.problem("signature " + sig.id + ": needs at least one example line");
+    RE2::Options opts;
+    opts.set_log_errors(false);
+    opts.set_max_mem(8 << 20);
+    auto re = std::make_shared<RE2>(sig.pattern, opts);
+    if (!re->ok()) r.problem("signature " + sig.id + ": pattern does not compile: " + re->error());
+    else sig.regex = std::move(re);
+    return sig;
+}
+
+// One fix item: its text, why, the env it sets and the versions and launcher it applies to.
+FixItem read_fix_item(Reader& r, const json& f) {
+    FixItem item;
+    item.text = r.str(f, "text");
+    item.why = r.str(f, "why", false);
+    if (auto env = f.find("env"); env != f.end()) {
+        if (!env->is_object()) r.problem("fix \"env\" must be an object");
+        else
+            for (auto& [k, v] : env->items())
+                if (v.is_string()) item.env[k] = v.get<std::string>();
+                else r.problem("fix env values must be strings");
+    }
+    if (auto when = f.find("when"); when != f.end()) {
+        if (!when->is_object()) r.problem("fix \"when\" must be an object");
+        else {
+            item.has_condition = true;
+            item.when.torch = r.range(*when, "torch", "fix when: ");
+            if (auto l = when->find("launcher"); l != when->end() && l->is_string())
+                item.when.launcher = l->get<std::string>();
+        }
+    }
+    return item;
+}
+
 }  // namespace
 
 std::string_view to_string(Role role) {
@@ -242,26 +317,7 @@ bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool b
     if (auto it = j.find("fix"); it != j.end() && it->is_array()) {
         for (const auto& f : *it) {
             if (!f.is_object()) { r.problem("\"fix\" items must be objects"); continue; }
-            FixItem item;
-            item.text = r.str(f, "text");
-            item.why = r.str(f, "why", false);
-            if (auto env = f.find("env"); env != f.end()) {
-                if (!env->is_object()) r.problem("fix \"env\" must be an object");
-                else
-                    for (auto& [k, v] : env->items())
-                        if (v.is_string()) item.env[k] = v.get<std::string>();
-                        else r.problem("fix env values must be strings");
-            }
-            if (auto when = f.find("when"); when != f.end()) {
-                if (!when->is_object()) r.problem("fix \"when\" must be an object");
-                else {
-                    item.has_condition = true;
-                    item.when.torch = r.range(*when, "torch", "fix when: ");
-                    if (auto l = when->find("launcher"); l != when->end() && l->is_string())
-                        item.when.launcher = l->get<std::string>();
-                }
-            }
-            e->fix.push_back(std::move(item));
+            e->fix.push_back(read_fix_item(r, f));
         }
     } else {
         r.problem("missing \"fix\" array");
@@ -282,49 +338,7 @@ bool KnowledgeBase::add(std::string_view text, const std::string& origin, bool b
     } else {
         for (const auto& s : *sigs) {
             if (!s.is_object()) { r.problem("signatures must be objects"); continue; }
-            Signature sig;
-            sig.id = r.str(s, "id");
-            std::string role = r.str(s, "role");
-            if (role == "initiating") sig.role = Role::initiating;
-            else if (role == "collateral") sig.role = Role::collateral;
-            else if (role == "context") sig.role = Role::context;
-            else r.problem("signature " + sig.id + ": unknown role \"" + role + "\"");
-            sig.pattern = r.str(s, "pattern");
-            sig.torch = r.range(s, "torch", "signature " + sig.id + ": ");
-            if (auto l = s.find("launcher"); l != s.end() && l->is_string()) sig.launcher = l->get<std::string>();
-            if (auto fb = s.find("fallback"); fb != s.end() && fb->is_boolean()) sig.fallback = fb->get<bool>();
-            if (auto w = s.find("on_warning_lines"); w != s.end() && w->is_boolean()) sig.on_warning_lines = w->get<bool>();
-            if (auto m = s.find("marks"); m != s.end()) {
-                static const std::pair<const char*, Mark> kMarks[] = {
-                    {"failure-start", Mark::failure_start},     {"survived-report", Mark::survived_report},
-                    {"names-next-report", Mark::names_next_report}, {"benign-line", Mark::benign_line},
-                    {"handled-record", Mark::handled_record},   {"chain-link", Mark::chain_link},
-                    {"ends-attempt", Mark::ends_attempt},       {"reached-exit", Mark::reached_exit},
-                    {"no-store", Mark::no_store},               {"compares-ranks", Mark::compares_ranks},
-                    {"rendezvous-incomplete", Mark::rendezvous_incomplete},
-                    {"interleaved-frame", Mark::interleaved_frame}, {"announces-rank", Mark::announces_rank},
-                    {"step-teardown", Mark::step_teardown},
-                    {"transport-on-loopback", Mark::transport_on_loopback},
-                    {"own-watchdog-stuck", Mark::own_watchdog_stuck},
-                    {"size-from-peers", Mark::size_from_peers},
-                    {"death-without-cause", Mark::death_without_cause}};
-                std::string known;
-                for (const auto& [name, mark] : kMarks) {
-                    if (m->is_string() && m->get<std::string>() == name) sig.mark = mark;
-                    known += std::string(known.empty() ? "" : ", ") + "\"" + name + "\"";
-                }
-                if (sig.mark == Mark::none) r.problem("signature " + sig.id + ": \"marks\" must be one of " + known);
-            }
-            sig.examples = r.strings(s, "examples", true);
-            sig.source = r.str(s, "source");
-            if (sig.examples.empty()) r.problem("signature " + sig.id + ": needs at least one example line");
-            RE2::Options opts;
-            opts.set_log_errors(false);
-            opts.set_max_mem(8 << 20);
-            auto re = std::make_shared<RE2>(sig.pattern, opts);
-            if (!re->ok()) r.problem("signature " + sig.id + ": pattern does not compile: " + re->error());
-            else sig.regex = std::move(re);
-            e->signatures.push_back(std::move(sig));
+            e->signatures.push_back(read_signature(r, s));
         }
     }
     if (e->signatures.empty() && !e->scenario && e->verdicts.empty())

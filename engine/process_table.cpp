@@ -87,15 +87,26 @@ auto raw_of_group(const Timeline& t, std::uint32_t g) {
 }  // namespace
 
 ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
-    // Per group: pid -> local rank from the agent, plus one pairing by elimination (the SIGTERM'd pid nobody
-    // claimed, and the local rank nobody's pid points to).
-    pid_to_local_.resize(t.groups.size());
-    for (std::size_t g = 0; g < t.groups.size(); ++g) {
-        const Group& group = t.groups[g];
+    pair_sigterm_pids_by_elimination();
+    pair_closed_peer_by_elimination();
+    infer_mappings();
+    find_sole_ranks();
+    gather_summaries();
+    assign_events();
+    note_agent_pids_and_hosts();
+    for (Process& p : processes_) sort_out_events(p);
+}
+
+// Per group: pid -> local rank from the agent, plus one pairing by elimination (the SIGTERM'd pid nobody claimed, and
+// the local rank nobody's pid points to).
+void ProcessTable::pair_sigterm_pids_by_elimination() {
+    pid_to_local_.resize(t_.groups.size());
+    for (std::size_t g = 0; g < t_.groups.size(); ++g) {
+        const Group& group = t_.groups[g];
         auto& map = pid_to_local_[g];
         map = group.pid_to_local;
         std::set<int> locals;
-        for (const auto& [key, ps] : raw_of_group(t, static_cast<std::uint32_t>(g)))
+        for (const auto& [key, ps] : raw_of_group(t_, static_cast<std::uint32_t>(g)))
             if (key.local_rank) locals.insert(*key.local_rank);
         for (const auto& [l, r] : group.local_to_rank) locals.insert(l);
         std::vector<long> free_pids;
@@ -107,47 +118,50 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
                 free_locals.push_back(l);
         if (free_pids.size() == 1 && free_locals.size() == 1) map[free_pids.front()] = free_locals.front();
     }
+}
 
-    pair_closed_peer_by_elimination();
-    infer_mappings();
-    sole_rank_.resize(t.groups.size());
-    {
-        // A group speaks for one rank when it is an srun task, or when that rank's own lines are most of it
-        // (a per-rank file): a console where rank 0 alone logs progress among other processes' output is not.
-        std::vector<std::set<int>> ranks(t.groups.size());
-        std::vector<bool> has_local(t.groups.size(), false);
-        std::vector<std::uint64_t> total(t.groups.size(), 0), ranked(t.groups.size(), 0);
-        for (const auto& [key, ps] : t.raw_processes) {
-            total[key.group] += ps.lines;
-            if (key.rank && ps.lines > ps.launcher_lines) {
-                ranks[key.group].insert(*key.rank);
-                ranked[key.group] += ps.lines;
-            }
-            if (key.local_rank) has_local[key.group] = true;
+// Groups that speak for one rank (sole_rank_): an srun task, a per-rank file, or a one-process file whose rank NCCL's
+// world communicator gives.
+void ProcessTable::find_sole_ranks() {
+    sole_rank_.resize(t_.groups.size());
+    // A group speaks for one rank when it is an srun task, or when that rank's own lines are most of it
+    // (a per-rank file): a console where rank 0 alone logs progress among other processes' output is not.
+    std::vector<std::set<int>> ranks(t_.groups.size());
+    std::vector<bool> has_local(t_.groups.size(), false);
+    std::vector<std::uint64_t> total(t_.groups.size(), 0), ranked(t_.groups.size(), 0);
+    for (const auto& [key, ps] : t_.raw_processes) {
+        total[key.group] += ps.lines;
+        if (key.rank && ps.lines > ps.launcher_lines) {
+            ranks[key.group].insert(*key.rank);
+            ranked[key.group] += ps.lines;
         }
-        // The file's own number agreeing with the one rank it names (train_5.log full of `[rank5]`) says the same.
-        for (std::size_t g = 0; g < t.groups.size(); ++g)
-            if (ranks[g].size() == 1 && !has_local[g] &&
-                (t.groups[g].srun_task || ranked[g] * 2 >= total[g] ||
-                 trailing_number(t.groups[g].name) == std::optional<int>(*ranks[g].begin())))
-                sole_rank_[g] = *ranks[g].begin();
-        // One process wrote in a file that names no rank itself, and NCCL's Init COMPLETE of the world communicator
-        // gives that process's rank (a container's or pod's log: one worker, pid 1): the file's unprefixed lines are
-        // that rank's.
-        int world_comm = 0;
-        for (const auto& [host_pid, rank_n] : t_.host_pid_to_rank) world_comm = std::max(world_comm, rank_n.second);
-        std::vector<std::set<std::pair<std::string, long>>> writers(t.groups.size());
-        for (const auto& [key, ps] : t.raw_processes)
-            if (key.pid) writers[key.group].insert({ps.host.value_or(""), *key.pid});
-        for (std::size_t g = 0; g < t.groups.size(); ++g) {
-            if (sole_rank_[g] || !ranks[g].empty() || has_local[g] || writers[g].size() != 1) continue;
-            const auto it = t_.host_pid_to_rank.find(*writers[g].begin());
-            if (it != t_.host_pid_to_rank.end() && world_comm > 1 && it->second.second == world_comm)
-                sole_rank_[g] = it->second.first;
-        }
+        if (key.local_rank) has_local[key.group] = true;
     }
+    // The file's own number agreeing with the one rank it names (train_5.log full of `[rank5]`) says the same.
+    for (std::size_t g = 0; g < t_.groups.size(); ++g)
+        if (ranks[g].size() == 1 && !has_local[g] &&
+            (t_.groups[g].srun_task || ranked[g] * 2 >= total[g] ||
+             trailing_number(t_.groups[g].name) == std::optional<int>(*ranks[g].begin())))
+            sole_rank_[g] = *ranks[g].begin();
+    // One process wrote in a file that names no rank itself, and NCCL's Init COMPLETE of the world communicator
+    // gives that process's rank (a container's or pod's log: one worker, pid 1): the file's unprefixed lines are
+    // that rank's.
+    int world_comm = 0;
+    for (const auto& [host_pid, rank_n] : t_.host_pid_to_rank) world_comm = std::max(world_comm, rank_n.second);
+    std::vector<std::set<std::pair<std::string, long>>> writers(t_.groups.size());
+    for (const auto& [key, ps] : t_.raw_processes)
+        if (key.pid) writers[key.group].insert({ps.host.value_or(""), *key.pid});
+    for (std::size_t g = 0; g < t_.groups.size(); ++g) {
+        if (sole_rank_[g] || !ranks[g].empty() || has_local[g] || writers[g].size() != 1) continue;
+        const auto it = t_.host_pid_to_rank.find(*writers[g].begin());
+        if (it != t_.host_pid_to_rank.end() && world_comm > 1 && it->second.second == world_comm)
+            sole_rank_[g] = it->second.first;
+    }
+}
 
-    for (const auto& [key, ps] : t.raw_processes) {
+// Each raw process's summary folded into the process it is.
+void ProcessTable::gather_summaries() {
+    for (const auto& [key, ps] : t_.raw_processes) {
         Process& p = process_for(key, ps.host);
         p.summary.lines += ps.lines;
         p.summary.launcher_lines += ps.launcher_lines;
@@ -161,8 +175,12 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
         if (ps.host) p.hosts.insert(*ps.host);
         if (ps.cuda_dev) p.summary.cuda_dev = ps.cuda_dev;
     }
+}
+
+// Each event to the process it is about: its writer, or the worker it names by local rank, rank, task or pid.
+void ProcessTable::assign_events() {
     std::set<std::size_t> ranked_by_task_list, ranked_by_own_line;   // process indices
-    for (const Event& e : t.events) {
+    for (const Event& e : t_.events) {
         if (on_foreign_gpu(e)) {
             foreign_gpu_events_.push_back(&e);
             continue;
@@ -202,63 +220,70 @@ ProcessTable::ProcessTable(const Timeline& t) : t_(t) {
             processes_[i].rank_inference = "inferred: srun's task lines put several tasks on one node and no torchrun "
                                            "ran, so srun started one worker per task and task N is rank N "
                                            "(SLURM_PROCID)";
+}
+
+// The pids the agent names and the hosts its summary gives, to the workers they belong to.
+void ProcessTable::note_agent_pids_and_hosts() {
     // The pids the agent names (its failure line, the summary, the SIGTERM elimination) belong to workers.
     for (std::size_t g = 0; g < pid_to_local_.size(); ++g)
         for (const auto& [pid, local] : pid_to_local_[g])
             for (Process& p : processes_)
                 if (p.group == g && p.local_rank == local && !p.pid) p.pid = pid;
     // The elastic summary's `host :` is the node of the record's worker (one file may hold several agents').
-    for (const ExitRecord& x : t.exits)
+    for (const ExitRecord& x : t_.exits)
         if (x.host && *x.host != "localhost")
             if (auto i = exit_index(x))
                 if (processes_[*i].hosts.empty()) processes_[*i].hosts.insert(*x.host);
-    for (Process& p : processes_) {
-        std::sort(p.events.begin(), p.events.end(), [](const Event* a, const Event* b) { return a->order < b->order; });
-        for (const Event* e : p.events) {
-            if (e->role == Role::collateral) {
-                p.collateral.push_back(e);
-                if (!e->from_launcher) p.direct_collateral.push_back(e);
-            } else if (e->role == Role::initiating) {
-                (e->signature->fallback ? p.generic_initiating : p.specific_initiating).push_back(e);
-            }
+}
+
+// A process's events in order, sorted into collateral and initiating (specific before the fallback signatures),
+// with the wrappers of its own collateral errors and the launcher's after-the-fact reports set aside.
+void ProcessTable::sort_out_events(Process& p) {
+    std::sort(p.events.begin(), p.events.end(), [](const Event* a, const Event* b) { return a->order < b->order; });
+    for (const Event* e : p.events) {
+        if (e->role == Role::collateral) {
+            p.collateral.push_back(e);
+            if (!e->from_launcher) p.direct_collateral.push_back(e);
+        } else if (e->role == Role::initiating) {
+            (e->signature->fallback ? p.generic_initiating : p.specific_initiating).push_back(e);
         }
-        // A launcher reports an exit after the fact ("exitcode: -9"); the worker's own line or the kernel's
-        // ("Out of memory: Killed process P") says why, so it leads even when the summary stands earlier in a file.
-        auto direct_first = [](std::vector<const Event*>& v) {
-            std::stable_partition(v.begin(), v.end(), [](const Event* e) { return !e->from_launcher; });
-        };
-        direct_first(p.specific_initiating);
-        direct_first(p.generic_initiating);
-        // An uncaught exception next to a collateral error of the same worker is that error's wrapper. The
-        // launcher's own lines do not count: unprefixed worker output shares a process with them.
-        // Likewise a launcher's report that the worker died (Ray's ActorDiedError naming its pid) when the worker
-        // itself shows why: its own collateral error ended it.
-        // In one stream an exception wraps only the collateral error of its own report: a traceback header between
-        // them starts another report, which in unprefixed output may be another worker's (a KeyError's traceback,
-        // then three peers' "Connection closed" tracebacks).
-        auto wraps_collateral = [&p](const Event* e) {
-            return std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(), [&](const Event* c) {
-                if (c->signature->entry->category == "Launcher") return false;
-                if (c->source != e->source) return true;
-                const std::uint64_t lo = std::min(c->order, e->order), hi = std::max(c->order, e->order);
-                return std::none_of(p.events.begin(), p.events.end(), [&](const Event* m) {
-                    return m->signature->mark == Mark::failure_start && m->source == e->source && m->order > lo &&
-                           m->order <= hi;
-                });
-            });
-        };
-        std::erase_if(p.generic_initiating, wraps_collateral);
-        // A launcher's report that the worker died yields to the worker's own collateral error before it; a launcher
-        // failure before any such error (the rendezvous port in use, then the store unreachable) is the cause.
-        std::erase_if(p.specific_initiating, [&p](const Event* e) {
-            return e->signature->entry->category == "Launcher" &&
-                   std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(), [&](const Event* c) {
-                       return c->signature->entry->category != "Launcher" && precedes(*c, *e).value_or(true);
-                   });
-        });
-        if (p.hosts.empty()) p.hosts = group_host(p.group);
-        if (p.pid && t.groups[p.group].sigterm_pids.count(*p.pid)) p.sigterm_by_agent = true;
     }
+    // A launcher reports an exit after the fact ("exitcode: -9"); the worker's own line or the kernel's
+    // ("Out of memory: Killed process P") says why, so it leads even when the summary stands earlier in a file.
+    auto direct_first = [](std::vector<const Event*>& v) {
+        std::stable_partition(v.begin(), v.end(), [](const Event* e) { return !e->from_launcher; });
+    };
+    direct_first(p.specific_initiating);
+    direct_first(p.generic_initiating);
+    // An uncaught exception next to a collateral error of the same worker is that error's wrapper. The
+    // launcher's own lines do not count: unprefixed worker output shares a process with them.
+    // Likewise a launcher's report that the worker died (Ray's ActorDiedError naming its pid) when the worker
+    // itself shows why: its own collateral error ended it.
+    // In one stream an exception wraps only the collateral error of its own report: a traceback header between
+    // them starts another report, which in unprefixed output may be another worker's (a KeyError's traceback,
+    // then three peers' "Connection closed" tracebacks).
+    auto wraps_collateral = [&p](const Event* e) {
+        return std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(), [&](const Event* c) {
+            if (c->signature->entry->category == "Launcher") return false;
+            if (c->source != e->source) return true;
+            const std::uint64_t lo = std::min(c->order, e->order), hi = std::max(c->order, e->order);
+            return std::none_of(p.events.begin(), p.events.end(), [&](const Event* m) {
+                return m->signature->mark == Mark::failure_start && m->source == e->source && m->order > lo &&
+                       m->order <= hi;
+            });
+        });
+    };
+    std::erase_if(p.generic_initiating, wraps_collateral);
+    // A launcher's report that the worker died yields to the worker's own collateral error before it; a launcher
+    // failure before any such error (the rendezvous port in use, then the store unreachable) is the cause.
+    std::erase_if(p.specific_initiating, [&p](const Event* e) {
+        return e->signature->entry->category == "Launcher" &&
+               std::any_of(p.direct_collateral.begin(), p.direct_collateral.end(), [&](const Event* c) {
+                   return c->signature->entry->category != "Launcher" && precedes(*c, *e).value_or(true);
+               });
+    });
+    if (p.hosts.empty()) p.hosts = group_host(p.group);
+    if (p.pid && t_.groups[p.group].sigterm_pids.count(*p.pid)) p.sigterm_by_agent = true;
 }
 
 // An Xid's `PCI:0000:ab:00` and NCCL's `busId ab000` name the same device (engine/pci_address.hpp).
@@ -371,25 +396,41 @@ void ProcessTable::pair_closed_peer_by_elimination() {
     }
 }
 
+// The local ranks, pids and ranks each group's lines name.
+struct ProcessTable::GroupIdentities {
+    std::vector<std::set<int>> locals;
+    std::vector<std::set<long>> pids;
+    std::vector<std::set<int>> ranks;
+};
+
+// How each group's local ranks map to global ranks (an offset), which srun tasks are ranks, and which pids a line
+// ties to a rank.
 void ProcessTable::infer_mappings() {
     const std::size_t n = t_.groups.size();
     local_offset_.assign(n, std::nullopt);
     offset_reason_.assign(n, {});
     offset_guessed_.assign(n, false);
     task_is_rank_.assign(n, false);
-    std::vector<std::set<int>> locals(n);
-    std::vector<std::set<long>> pids(n);
-    std::vector<std::set<int>> ranks(n);
+    GroupIdentities ids{std::vector<std::set<int>>(n), std::vector<std::set<long>>(n), std::vector<std::set<int>>(n)};
     for (std::size_t g = 0; g < n; ++g)   // pids paired with a local rank (the agent's lines, elimination)
-        for (const auto& [pid, local] : pid_to_local_[g]) locals[g].insert(local);
+        for (const auto& [pid, local] : pid_to_local_[g]) ids.locals[g].insert(local);
     for (const auto& [key, ps] : t_.raw_processes) {
-        if (key.local_rank) locals[key.group].insert(*key.local_rank);
-        if (key.pid) pids[key.group].insert(*key.pid);
-        if (key.rank) ranks[key.group].insert(*key.rank);
+        if (key.local_rank) ids.locals[key.group].insert(*key.local_rank);
+        if (key.pid) ids.pids[key.group].insert(*key.pid);
+        if (key.rank) ids.ranks[key.group].insert(*key.rank);
     }
     for (const Event& e : t_.events)   // a line about a worker by its local rank (mp.spawn's parent) names one too
         if (!e.key.rank && !e.key.local_rank)
-            if (auto l = e.number("local_rank"); l && *l < kMaxWorld) locals[e.key.group].insert(static_cast<int>(*l));
+            if (auto l = e.number("local_rank"); l && *l < kMaxWorld) ids.locals[e.key.group].insert(static_cast<int>(*l));
+    if (!map_stated_offsets()) guess_single_node_offset(ids);
+    find_task_ranks(ids);
+    note_stated_pid_ranks();
+}
+
+// Offsets a group states: its launch line's first rank, or local ranks its lines map to global ones with one offset.
+// Returns whether any group has such a mapping.
+bool ProcessTable::map_stated_offsets() {
+    const std::size_t n = t_.groups.size();
     bool any_mapping = false;
     for (std::size_t g = 0; g < n; ++g) {
         const auto& map = t_.groups[g].local_to_rank;
@@ -413,9 +454,16 @@ void ProcessTable::infer_mappings() {
                                 (offset == 0 ? std::string("one to one") : "with offset " + std::to_string(offset));
         }
     }
-    // One node, no mapping anywhere: the local ranks are the global ranks unless the world is larger. Another file
-    // (or node stream) with worker processes of its own (NCCL's pid lines) is another node: then the guess has
-    // nothing to stand on.
+    return any_mapping;
+}
+
+// One node, no mapping anywhere: the local ranks are the global ranks unless the world is larger. Another file
+// (or node stream) with worker processes of its own (NCCL's pid lines) is another node: then the guess has
+// nothing to stand on.
+void ProcessTable::guess_single_node_offset(const GroupIdentities& ids) {
+    const std::size_t n = t_.groups.size();
+    const auto& locals = ids.locals;
+    const auto& ranks = ids.ranks;
     const auto other_group_has_workers = [&](std::size_t g) {
         return std::any_of(t_.raw_processes.begin(), t_.raw_processes.end(), [&](const auto& kv) {
             return kv.first.group != g && (kv.first.pid || kv.first.rank) && kv.second.lines > kv.second.launcher_lines;
@@ -431,7 +479,7 @@ void ProcessTable::infer_mappings() {
     std::vector<std::size_t> with_locals;
     for (std::size_t g = 0; g < n; ++g)
         if (!locals[g].empty()) with_locals.push_back(g);
-    if (!any_mapping && with_locals.size() == 1) {
+    if (with_locals.size() == 1) {
         std::size_t g = with_locals.front();
         int span = *locals[g].rbegin() + 1;
         // A global rank the group's own lines name beyond its local ranks (`[rank6]:` beside local rank 2) shows
@@ -455,9 +503,16 @@ void ProcessTable::infer_mappings() {
                                 "is the first or the only node)";
         }
     }
+}
+
     // srun tasks holding one worker each: the task index is SLURM_PROCID, the rank. A worker of task T on a GPU
     // numbered above T is not task T's only worker: one worker per task picks its GPU by its rank or local task id
     // (both at most T) or sees only its own GPU (0), so that task is a node's launcher with several workers.
+void ProcessTable::find_task_ranks(const GroupIdentities& ids) {
+    const std::size_t n = t_.groups.size();
+    const auto& locals = ids.locals;
+    const auto& pids = ids.pids;
+    const auto& ranks = ids.ranks;
     std::vector<int> highest_device(n, -1);
     for (const auto& [key, ps] : t_.raw_processes)
         if (ps.cuda_dev) highest_device[key.group] = std::max(highest_device[key.group], *ps.cuda_dev);
@@ -475,7 +530,11 @@ void ProcessTable::infer_mappings() {
             if (t_.groups[g].srun_task) task_is_rank_[g] = true;
     // Where torchrun ran, srun's tasks are its agents, one per node or more: a task is a node's workers, not a rank.
     if (!tasks && !t_.torchrun) listed_tasks_are_workers_ = several_tasks_on_a_node(t_.topology.task_hosts);
-    // pids whose rank a line states: the summary's records and NCCL's Init COMPLETE lines.
+}
+
+// pids whose rank a line states: the summary's records and NCCL's Init COMPLETE lines, a rank-and-pid line, a writer
+// known by pid whose own lines name a rank.
+void ProcessTable::note_stated_pid_ranks() {
     for (const ExitRecord& x : t_.exits)
         if (x.rank && x.pid) pid_rank_[*x.pid] = *x.rank;
     for (const auto& [host_pid, rank_n] : t_.host_pid_to_rank) pid_rank_.try_emplace(host_pid.second, rank_n.first);

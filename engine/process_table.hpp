@@ -101,8 +101,21 @@ private:
     std::string key_of(const RawKey& k, const std::optional<std::string>& host, std::optional<int>& rank,
                        std::optional<int>& local, std::optional<long>& pid, std::string* inference = nullptr,
                        bool* guessed = nullptr) const;
+    // The constructor's steps, in order: identities first (pids, local ranks, offsets, sole ranks), then the
+    // processes with their summaries and events.
+    void pair_sigterm_pids_by_elimination();
     void pair_closed_peer_by_elimination();
+    struct GroupIdentities;
     void infer_mappings();
+    bool map_stated_offsets();
+    void guess_single_node_offset(const GroupIdentities& ids);
+    void find_task_ranks(const GroupIdentities& ids);
+    void note_stated_pid_ranks();
+    void find_sole_ranks();
+    void gather_summaries();
+    void assign_events();
+    void note_agent_pids_and_hosts();
+    void sort_out_events(Process& p);
     std::optional<std::size_t> exit_index(const ExitRecord& x) const;
     std::set<std::string> group_host(std::uint32_t group) const;
     // The rank an event is about when its writer has none: a captured rank, a pid or GPU bus another line ties
